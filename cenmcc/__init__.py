@@ -1,0 +1,54 @@
+"""cenmcc: Confusion Entropy, multi-class MCC and related measures on stacks of confusion matrices.
+
+Every metric takes counts ``C`` of shape ``(..., K, K)`` (rows = true class, columns = predicted
+class, integer or weighted counts) and returns shape ``(...)``, or ``(..., K)`` for per-class
+values; one matrix and a stack of millions go through the same vectorized code.
+
+Undefined values follow one rule: where a metric is 0/0 it returns a documented fill value (the
+``zero_division`` argument where there is one) and the call emits a single
+:class:`UndefinedMetricWarning` with the number of filled values. Bad input raises ``ValueError``
+or ``TypeError`` naming the problem.
+"""
+
+from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted, weighted_accuracy
+from .comparison import (
+    PairCounts,
+    degree_of_consistency,
+    degree_of_discriminancy,
+    pair_counts,
+    tie_groups,
+)
+from .confusion import confusion_matrix
+from .correlation import cohen_kappa, expected_accuracy, mcc
+from .entropy import cen, cen_per_class
+from .exceptions import UndefinedMetricWarning
+from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .tmcc import K_PAPER, k_factor, tmcc
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "K_PAPER",
+    "PairCounts",
+    "UndefinedMetricWarning",
+    "accuracy",
+    "balanced_accuracy",
+    "balanced_accuracy_weighted",
+    "cen",
+    "cen_per_class",
+    "cohen_kappa",
+    "confusion_matrix",
+    "degree_of_consistency",
+    "degree_of_discriminancy",
+    "expected_accuracy",
+    "f1_of_macro_averages",
+    "f1_score",
+    "k_factor",
+    "mcc",
+    "pair_counts",
+    "precision",
+    "recall",
+    "tie_groups",
+    "tmcc",
+    "weighted_accuracy",
+]

@@ -1,0 +1,37 @@
+"""The one rule for undefined values (0/0) shared by every metric of cenmcc.
+
+Where a ratio is 0/0 the metric returns a documented fill value (its ``zero_division`` argument,
+or the value its docstring names) and the call emits a single
+:class:`~cenmcc.exceptions.UndefinedMetricWarning` saying how many values were filled. A ratio
+whose denominator is 0 is never silently turned into NaN or infinity.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .exceptions import UndefinedMetricWarning
+
+
+def divide(num, den, fill: float) -> tuple[np.ndarray, int]:
+    """Elementwise ``num / den`` in float64 with ``fill`` where ``den == 0``.
+
+    Returns the quotient and the number of filled (undefined) values; the caller warns once.
+    """
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den))
+    undefined = den == 0
+    out = np.full(num.shape, fill, dtype=np.float64)
+    np.divide(num, den, out=out, where=~undefined)
+    return out, int(np.count_nonzero(undefined))
+
+
+def warn_undefined(n_undefined: int, n_total: int, what: str, fill: float) -> None:
+    """Warn once that ``n_undefined`` of ``n_total`` values of ``what`` were set to ``fill``."""
+    if n_undefined:
+        warnings.warn(
+            f"{what} is undefined (0/0) for {n_undefined} of {n_total} value(s); set to {fill}",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )

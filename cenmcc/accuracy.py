@@ -1,0 +1,164 @@
+"""Accuracy and its balanced and weighted variants (higher is better, best value 1)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._marginals import Counts
+from ._undefined import divide, warn_undefined
+from ._validation import check_weights
+
+
+def accuracy(C) -> np.ndarray:
+    """Accuracy: the fraction of correctly classified samples.
+
+    Parameters
+    ----------
+    C : array_like, shape (..., K, K)
+        Confusion matrices, rows = true class, columns = predicted class; integer or weighted
+        (float) counts.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``ACC = sum_k C_kk / sum_ij C_ij``, in [0, 1]; 1 is perfect classification.
+
+    Notes
+    -----
+    Jurman, Riccadonna & Furlanello (2012), Methods, first display; Grandini et al. (2020),
+    Eqs. (3)-(4). Never undefined: a matrix without samples raises ``ValueError``.
+
+    Examples
+    --------
+    >>> C = [[6, 0, 1, 2], [3, 9, 1, 1], [1, 0, 10, 2], [1, 2, 1, 12]]  # Grandini et al., Fig. 1
+    >>> round(float(accuracy(C)), 4)
+    0.7115
+    """
+    m = Counts(C)
+    return m.correct / m.total
+
+
+def balanced_accuracy(C) -> np.ndarray:
+    """Balanced accuracy: the mean recall over the true classes.
+
+    Parameters
+    ----------
+    C : array_like, shape (..., K, K)
+        Confusion matrices, rows = true class, columns = predicted class.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``(1/K') sum_k C_kk / t_k`` over the K' classes with ``t_k > 0``; in [0, 1], 1 is best.
+
+    Notes
+    -----
+    Grandini et al. (2020), Eqs. (5)-(6). The recall of a class without true samples is 0/0; such a
+    class has nothing to balance and is left out of the mean (as scikit-learn's
+    ``balanced_accuracy_score`` does), and the call emits one ``UndefinedMetricWarning`` counting
+    the classes left out.
+
+    Examples
+    --------
+    >>> C = [[5, 23, 17, 17], [10, 540, 21, 14], [166, 96, 436, 110], [1, 2, 5, 87]]  # Fig. 3
+    >>> round(float(balanced_accuracy(C)), 3)
+    0.615
+    """
+    m = Counts(C)
+    present = m.true > 0
+    recalls, _ = divide(m.diag, m.true, 0.0)
+    n_missing = int(np.count_nonzero(~present))
+    warn_undefined(n_missing, present.size, "recall of a class without true samples", "excluded")
+    return recalls.sum(axis=-1) / present.sum(axis=-1)
+
+
+def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
+    """Weighted accuracy: per-class recalls averaged with class weights that sum to 1.
+
+    Parameters
+    ----------
+    C : array_like, shape (..., K, K)
+        Confusion matrices, rows = true class, columns = predicted class.
+    weights : array_like, shape (..., K)
+        Non-negative class weights summing to 1 (within 1e-8).
+    zero_division : float, default 0.0
+        Recall used for a class without true samples (0/0); counted in one warning.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``sum_k w_k C_kk / t_k``, in [0, 1]; 1 is best. Uniform weights give the balanced accuracy.
+
+    Notes
+    -----
+    The blog tutorial *Performance measures for multi-class problems* prints
+    ``sum_k w_i sum_{x: g(x)=k} I(g(x) = ĝ(x))``: taken literally this sums weighted counts of
+    correct predictions, not weighted per-class accuracies, and its R code
+    (``calculate.w.accuracy``) checks the weights but then returns the plain mean of the per-class
+    accuracies. We implement the stated intent: the weights multiply per-class accuracies
+    (recalls).
+
+    Examples
+    --------
+    >>> C = [[2, 1], [1, 6]]
+    >>> round(float(weighted_accuracy(C, [0.5, 0.5])), 4)
+    0.7619
+    """
+    m = Counts(C)
+    w = check_weights(weights, m.n_classes, sum_to_one=True)
+    return _weighted_recall_sum(m, w, zero_division)
+
+
+def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -> np.ndarray:
+    """Balanced accuracy weighted (Grandini et al. 2020, Sec. 3.1): the weighted mean of recalls.
+
+    Parameters
+    ----------
+    C : array_like, shape (..., K, K)
+        Confusion matrices, rows = true class, columns = predicted class.
+    weights : array_like, shape (..., K), optional
+        Non-negative class weights with a positive sum. Default: the class frequencies
+        ``w_k = t_k / s`` of the true classes, as the white paper proposes.
+    zero_division : float, default 0.0
+        Recall used for a class without true samples (0/0); counted in one warning.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``sum_k w_k R_k / W`` with ``R_k = C_kk / t_k`` and ``W = sum_k w_k``; in [0, 1], 1 is best.
+
+    Notes
+    -----
+    What the white paper prints does not define a weighted mean, so we implement what its text
+    describes ("multiplying each recall by the weight of its class", and "the probability to
+    correctly predict a given unit"): ``sum_k w_k R_k / W``.
+
+    - Eq. (7) prints ``sum_k TP_k / (Total_row_k * w_k) / (K W)``: it *divides* each recall by
+      its weight, contradicting both the text and Eq. (8).
+    - Eq. (8) multiplies by the weight but keeps the balanced-accuracy factor ``1/K`` next to
+      ``W``: ``sum_k w_k R_k / (K W)``. Then perfect classification scores ``1/K``, and with the
+      proposed frequency weights the value is exactly ``ACC / K``.
+
+    With frequency weights our value equals the accuracy; with uniform weights it equals the
+    balanced accuracy.
+
+    Examples
+    --------
+    >>> C = [[6, 0, 1, 2], [3, 9, 1, 1], [1, 0, 10, 2], [1, 2, 1, 12]]  # Grandini et al., Fig. 1
+    >>> round(float(balanced_accuracy_weighted(C)), 4)  # frequency weights: the accuracy
+    0.7115
+    """
+    m = Counts(C)
+    if weights is None:
+        w = m.true / m.total[..., None]
+    else:
+        w = check_weights(weights, m.n_classes, sum_to_one=False)
+    return _weighted_recall_sum(m, w, zero_division) / w.sum(axis=-1)
+
+
+def _weighted_recall_sum(m, w, zero_division):
+    """``sum_k w_k R_k``; a 0/0 recall is filled, and counted only where its weight is non-zero."""
+    recalls, _ = divide(m.diag, m.true, zero_division)
+    relevant = (m.true == 0) & (w > 0)
+    warn_undefined(int(np.count_nonzero(relevant)), relevant.size, "recall", zero_division)
+    return (w * recalls).sum(axis=-1)

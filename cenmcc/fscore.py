@@ -1,0 +1,174 @@
+"""Precision, recall and F1 per class and averaged (higher is better, best value 1).
+
+Two different quantities are both called "macro F1" in the literature:
+
+- :func:`f1_score` with ``average="macro"``: the mean of the per-class F1 scores
+  (scikit-learn's ``f1_score(average="macro")``);
+- :func:`f1_of_macro_averages`: the harmonic mean of macro-precision and macro-recall
+  (Grandini et al. 2020, Eq. (16); the blog tutorial's ``get.macro.f1``).
+
+They differ in general; both are provided, under names that say which.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._marginals import Counts
+from ._undefined import divide, warn_undefined
+
+AVERAGES = (None, "micro", "macro", "weighted")
+
+
+def _check_average(average) -> None:
+    if average not in AVERAGES:
+        raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
+
+
+def _per_class(m: Counts, num, den, average, zero_division, what):
+    """Average per-class ratios ``num/den`` as asked; one warning for the 0/0 classes."""
+    values, n_undef = divide(num, den, zero_division)
+    warn_undefined(n_undef, values.size, what, zero_division)
+    if average is None:
+        return values
+    if average == "macro":
+        return values.mean(axis=-1)
+    return (values * m.true).sum(axis=-1) / m.total  # "weighted": by support t_k
+
+
+_PARAMETERS = """
+    Parameters
+    ----------
+    C : array_like, shape (..., K, K)
+        Confusion matrices, rows = true class, columns = predicted class.
+    average : {None, "micro", "macro", "weighted"}, default None
+        None: one value per class; "micro": pooled over all samples (equal to the accuracy for
+        single-label multi-class data); "macro": unweighted mean over the K classes;
+        "weighted": mean weighted by the number of true samples of each class.
+    zero_division : float, default 0.0
+        Value of a class whose ratio is 0/0; counted in one ``UndefinedMetricWarning`` per call.
+        Every class of ``C`` takes part in the averages, including empty ones.
+"""
+
+
+def precision(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
+    m = _counts(C, average)
+    if average == "micro":
+        return m.correct / m.total
+    return _per_class(m, m.diag, m.pred, average, zero_division, "precision")
+
+
+def recall(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
+    m = _counts(C, average)
+    if average == "micro":
+        return m.correct / m.total
+    return _per_class(m, m.diag, m.true, average, zero_division, "recall")
+
+
+def f1_score(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
+    m = _counts(C, average)
+    if average == "micro":
+        return m.correct / m.total
+    return _per_class(m, 2 * m.diag, m.true + m.pred, average, zero_division, "F1")
+
+
+def _counts(C, average) -> Counts:
+    _check_average(average)
+    return Counts(C)
+
+
+precision.__doc__ = f"""Precision: the fraction of samples predicted as class k that are of class k.
+{_PARAMETERS}
+    Returns
+    -------
+    ndarray, shape (..., K) or (...)
+        ``P_k = C_kk / p_k`` (``p_k`` column sum) or its average; in [0, 1], 1 is best.
+
+    Notes
+    -----
+    Grandini et al. (2020), Eqs. (1), (12), (14), (17). 0/0 when class k is never predicted.
+
+    Examples
+    --------
+    >>> C = [[20, 5], [10, 15]]  # Grandini et al., Fig. 2
+    >>> precision(C).round(4).tolist()
+    [0.6667, 0.75]
+    """
+
+recall.__doc__ = f"""Recall: the fraction of the samples of class k that are predicted as class k.
+{_PARAMETERS}
+    Returns
+    -------
+    ndarray, shape (..., K) or (...)
+        ``R_k = C_kk / t_k`` (``t_k`` row sum) or its average; in [0, 1], 1 is best.
+
+    Notes
+    -----
+    Grandini et al. (2020), Eqs. (2), (13), (15), (18). 0/0 when class k has no true samples.
+
+    Examples
+    --------
+    >>> C = [[20, 5], [10, 15]]  # Grandini et al., Fig. 2
+    >>> recall(C).round(4).tolist()
+    [0.8, 0.6]
+    """
+
+f1_score.__doc__ = f"""F1 score: the harmonic mean of precision and recall of each class.
+{_PARAMETERS}
+    Returns
+    -------
+    ndarray, shape (..., K) or (...)
+        ``F1_k = 2 C_kk / (t_k + p_k)`` or its average; in [0, 1], 1 is best. ``average="macro"``
+        is the mean of the per-class F1 scores (scikit-learn's convention); for the harmonic mean
+        of macro-precision and macro-recall see :func:`f1_of_macro_averages`.
+
+    Notes
+    -----
+    Grandini et al. (2020), Eqs. (9), (19). ``2 C_kk / (t_k + p_k)`` equals ``2PR/(P+R)`` wherever
+    that is defined, and is 0/0 only for a class with neither true nor predicted samples.
+
+    Examples
+    --------
+    >>> C = [[20, 5], [10, 15]]  # Grandini et al., Fig. 2
+    >>> f1_score(C).round(4).tolist()
+    [0.7273, 0.6667]
+    """
+
+
+def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
+    """Harmonic mean of macro-precision and macro-recall ("macro F1" of the white paper).
+
+    Parameters
+    ----------
+    C : array_like, shape (..., K, K)
+        Confusion matrices, rows = true class, columns = predicted class.
+    zero_division : float, default 0.0
+        Value of a per-class precision or recall that is 0/0, and of the result when both macro
+        averages are 0; all filled values are counted in one ``UndefinedMetricWarning``.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``2 P_macro R_macro / (P_macro + R_macro)``, in [0, 1]; 1 is best.
+
+    Notes
+    -----
+    Grandini et al. (2020), Eqs. (14)-(16) (Eq. (16) as printed has ``P^-1 + R^-1`` in the
+    denominator, a typo for ``P + R``: the text calls it the harmonic mean); the blog tutorial's
+    ``F1_macro``. Not the mean of per-class F1 scores: see :func:`f1_score`.
+
+    Examples
+    --------
+    >>> C = [[50, 37, 24, 39], [10, 480, 5, 3], [14, 10, 765, 1], [0, 2, 9, 101]]  # Fig. 4
+    >>> round(float(f1_of_macro_averages(C)), 4)
+    0.8005
+    """
+    m = Counts(C)
+    prec, n_p = divide(m.diag, m.pred, zero_division)
+    rec, n_r = divide(m.diag, m.true, zero_division)
+    p, r = prec.mean(axis=-1), rec.mean(axis=-1)
+    f1, n_f = divide(2 * p * r, p + r, zero_division)
+    warn_undefined(
+        n_p + n_r + n_f, prec.size + rec.size + f1.size, "precision/recall/F1", zero_division
+    )
+    return f1

@@ -1,0 +1,92 @@
+"""The transformed MCC (tMCC) and the constant k that relates it to CEN (tMCC ≈ k·CEN)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._marginals import Counts
+from ._undefined import warn_undefined
+from .correlation import mcc_of
+
+#: ``(a, b, c)`` of ``k(K) = a (1 + b / ln K + c / ln^2 K)``, printed with Eq. (3) of Jurman &
+#: Furlanello (2010) and Jurman, Riccadonna & Furlanello (2012).
+K_PAPER = (1.012, 0.18924, -0.06694)
+
+
+def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER[2]):
+    """The constant k of Eq. (3): ``k(K) = a (1 + b / ln K + c / ln^2 K)``.
+
+    Parameters
+    ----------
+    K : int or array_like of int
+        Number of classes, at least 2.
+    a, b, c : float
+        Coefficients; the defaults are the printed ones, :data:`K_PAPER`.
+
+    Returns
+    -------
+    float or ndarray
+        ``k(K)``, with the natural logarithm (``log`` in the papers).
+
+    Notes
+    -----
+    Jurman & Furlanello (2010), Eq. (3); Jurman, Riccadonna & Furlanello (2012), Eq. (3).
+
+    Examples
+    --------
+    >>> round(float(k_factor(3)), 6)
+    1.130193
+    """
+    K = np.asarray(K)
+    if not np.issubdtype(K.dtype, np.number) or np.any(K < 2):
+        raise ValueError(f"K must be a number of classes >= 2, got {K!r}")
+    ln = np.log(K.astype(np.float64))
+    return a * (1.0 + b / ln + c / ln**2)
+
+
+def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
+    """Transformed MCC: the right member of Eq. (3) without the ``1/k`` factor, so tMCC ≈ k·CEN.
+
+    Lower is better, like CEN; 0 for perfect classification.
+
+    Parameters
+    ----------
+    C : array_like, shape (..., K, K)
+        Confusion matrices, rows = true class, columns = predicted class.
+    zero_division : float, default 0.0
+        MCC used where the MCC is 0/0 (see :func:`cenmcc.mcc`); counted in one warning.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``tMCC = (1 - MCC) (1 - log_{2K-2}(1 - ACC)) (1 - 1/K)``, non-negative; 0 when ACC = 1
+        (the limit, since then MCC = 1 and ``(1 - ACC) log(1 - ACC) -> 0``).
+
+    Notes
+    -----
+    Jurman & Furlanello (2010) and Jurman, Riccadonna & Furlanello (2012), Eq. (3)::
+
+        CEN ≈ (1/k) (1 - MCC) (1 + log_{2N-2}(sum_ij C_ij / X)) (1 - 1/N)
+            = (1/k) (1 - MCC) (1 - log_{2N-2}(1 - ACC)) (1 - 1/N)
+
+    The journal version prints ``X = sum_{i != j} C_ij`` and the preprint prints ``X = N``; only
+    the journal's equals ``1/(1 - ACC)`` and so the second line, which is what this function
+    computes. For the matrices ``B(T, F)`` (T on the diagonal, F elsewhere) the relation is
+    exact with k = 1.
+
+    Examples
+    --------
+    >>> C = [[5, 1, 1], [1, 5, 1], [1, 1, 5]]  # B(T=5, F=1): tMCC equals CEN exactly
+    >>> from cenmcc import cen
+    >>> bool(abs(tmcc(C) - cen(C)) < 1e-12)
+    True
+    """
+    m = Counts(C)
+    K = m.n_classes
+    values, n_undef = mcc_of(m, zero_division)
+    warn_undefined(n_undef, values.size, "MCC", zero_division)
+    wrong = m.total - m.correct  # exact for integer counts
+    perfect = wrong == 0
+    log_error = np.log(wrong / m.total, out=np.zeros(wrong.shape), where=~perfect)
+    out = (1.0 - values) * (1.0 - log_error / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
+    return np.where(perfect, 0.0, out)

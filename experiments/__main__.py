@@ -1,0 +1,61 @@
+"""``python -m experiments <command>``: run one experiment, the benchmark, or everything.
+
+``python -m experiments all`` runs every experiment at paper scale, writes every figure and
+summary under ``figures/`` and then runs the paper checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+
+from .paths import FIGURES
+
+#: Command name -> module. Each module has ``add_arguments(parser)`` and ``main(args) -> int``.
+COMMANDS = {
+    "benchmark": "experiments.benchmark",
+}
+
+#: The commands ``all`` runs, in order, with their defaults (the papers' settings).
+ALL = ()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m experiments", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        summary = (module.__doc__ or name).strip().splitlines()[0]
+        command = sub.add_parser(name, help=summary, description=module.__doc__)
+        module.add_arguments(command)
+        command.set_defaults(module=module)
+    everything = sub.add_parser("all", help="every experiment at paper scale, then the checks")
+    everything.add_argument("--quiet", action="store_true", help="no progress bars")
+    return parser
+
+
+def run_all(parser: argparse.ArgumentParser, quiet: bool) -> int:
+    """Run every experiment of :data:`ALL` with its defaults."""
+    start = time.perf_counter()
+    for name in ALL:
+        args = parser.parse_args([name, *(["--quiet"] if quiet else [])])
+        print(f"== {name}", flush=True)
+        status = args.module.main(args)
+        if status:
+            return status
+    print(f"all done in {time.perf_counter() - start:.1f} s; outputs in {FIGURES}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "all":
+        return run_all(parser, args.quiet)
+    return args.module.main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""The README's commands and example are the ones CI runs and the code computes."""
+
+import doctest
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def readme_commands() -> list[str]:
+    first_block = re.search(r"```bash\n(.*?)```", README, re.S).group(1)
+    return [line for line in first_block.splitlines() if line.strip()]
+
+
+def test_first_screen_has_two_commands():
+    main_job, tests = readme_commands()
+    assert main_job.endswith("python -m experiments all")
+    assert tests.endswith("python -m pytest")
+    assert README.index("```bash") < 1500  # on the first screen
+
+
+def test_ci_installs_and_tests_as_the_readme_says():
+    ci = (ROOT / ".ci" / "run").read_text()
+    install, test = readme_commands()[1].rsplit(" && ", 1)
+    assert install in ci
+    assert test in ci
+
+
+def test_readme_example_runs():
+    examples = "\n".join(re.findall(r"```python\n(.*?)```", README, re.S))
+    test = doctest.DocTestParser().get_doctest(examples, {}, "README.md", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert test.examples, "the README has no example"
+    assert runner.failures == 0
