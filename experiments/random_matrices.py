@@ -317,7 +317,7 @@ def student_interval(x, t_distribution, confidence_level: float = 0.95) -> np.nd
     ``(mean* - mean) / (sd* / sqrt(n))``, the interval is
     ``(mean - q_{1-α/2}(t*) se, mean - q_{α/2}(t*) se)``, quantiles by ``numpy.quantile``
     (linear interpolation); Efron & Tibshirani (1993), *An Introduction to the Bootstrap*,
-    Sec. 12.5.
+    Ch. 12.
 
     Parameters
     ----------
@@ -343,40 +343,34 @@ def bca_interval(x, distribution, confidence_level: float = 0.95) -> np.ndarray:
     sample mean (ties counted one half); the acceleration is the jackknife skewness
     ``a = Σ U_i³ / (6 (Σ U_i²)^{3/2})``, where for the mean the jackknife influence values
     ``U_i = (n-1)(mean_(·) - mean_(i))`` are exactly ``x_i - mean(x)``, so the n leave-one-out
-    means (about n² operations in ``scipy.stats.bootstrap``) are not needed. Efron & Tibshirani
-    (1993), Eq. (14.10) and (14.15).
+    means (about n² operations in ``scipy.stats.bootstrap``) are not needed. The interval ends
+    are the ``Φ(z0 + (z0 + z_α) / (1 - a (z0 + z_α)))`` quantiles of the distribution
+    (``numpy.quantile``, linear interpolation); Efron & Tibshirani (1993), *An Introduction to
+    the Bootstrap*, Ch. 14.
 
     Parameters
     ----------
-    x : array_like, shape (..., n)
-    distribution : array_like, shape (..., n_resamples)
-        Resampled means.
+    x : array_like, shape (n,) or (m, n)
+        The observations of one or m series.
+    distribution : array_like, shape (n_resamples,) or (m, n_resamples)
+        Resampled means of each series.
     confidence_level : float
 
     Returns
     -------
-    ndarray, shape (..., 2)
+    ndarray, shape (2,) or (m, 2)
     """
-    x = np.asarray(x, dtype=np.float64)
-    distribution = np.asarray(distribution, dtype=np.float64)
+    x = np.atleast_2d(np.asarray(x, dtype=np.float64))
+    dist = np.atleast_2d(np.asarray(distribution, dtype=np.float64))
     theta = np.mean(x, axis=-1, keepdims=True)
-    below = np.count_nonzero(distribution < theta, axis=-1)
-    below_or_equal = np.count_nonzero(distribution <= theta, axis=-1)
-    z0 = ndtri((below + below_or_equal) / (2 * distribution.shape[-1]))
+    below = np.count_nonzero(dist < theta, axis=-1) + np.count_nonzero(dist <= theta, axis=-1)
+    z0 = ndtri(below / (2 * dist.shape[-1]))
     u = x - theta
     accel = np.sum(u**3, axis=-1) / (6 * np.sum(u**2, axis=-1) ** 1.5)
     z = ndtri(np.array([(1 - confidence_level) / 2, (1 + confidence_level) / 2]))[:, None]
-    levels = ndtr(z0 + (z0 + z) / (1 - accel * (z0 + z)))  # shape (2, ...)
-    return np.stack(
-        [
-            np.quantile(d, lv)
-            for d, lv in zip(
-                distribution.reshape(-1, distribution.shape[-1]),
-                levels.reshape(2, -1).T,
-                strict=True,
-            )
-        ]
-    ).reshape((*distribution.shape[:-1], 2))
+    levels = ndtr(z0 + (z0 + z) / (1 - accel * (z0 + z)))  # shape (2, m)
+    ci = np.array([np.quantile(d, lv) for d, lv in zip(dist, levels.T, strict=True)])
+    return ci if np.ndim(distribution) > 1 else ci[0]
 
 
 def bootstrap_mean(
