@@ -253,8 +253,7 @@ def micro_f1_is_accuracy():
         return np.einsum("...ii->...", C) > 0
 
     stacks = _stacks()
-    for pm in (FIG1, FIG3, FIG4):
-        stacks[f"fig{pm.total}"] = pm.C[None]
+    stacks.update({"fig1": FIG1.C[None], "fig3": FIG3.C[None], "fig4": FIG4.C[None]})
     return Measured(
         largest_gap(stacks, micro_f1, cenmcc.accuracy, where=defined),
         _searched("max |F1 of Eqs. (17)-(18) - ACC| on Figs. 1, 3, 4 and") + " (trace > 0)",
