@@ -8,14 +8,17 @@ the closed forms of the Z_A, dice and B(T, F) families) read the experiments' su
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 from scipy.stats import chi2_contingency
 
 import cenmcc
 from cenmcc import reference
 
-from .record import DIFFERS, REPRODUCED, Measured, Record, bound, identity, printed
+from .record import DIFFERS, REPRODUCED, Measured, Record, bound, exact, identity, printed
 from .search import (
+    compositions,
     describe,
     largest_gap,
     marginals,
@@ -292,6 +295,24 @@ def eq3_zero_at_perfect():
     )
 
 
+def _binary_matrices(s: int) -> int:
+    """Number of 2 x 2 count matrices with total s: C(s + 3, 3), by stars and bars."""
+    return comb(s + 3, 3)
+
+
+def binary_count():
+    for s in range(13):  # the closed form against an explicit enumeration
+        if len(compositions(s, 4)) != _binary_matrices(s):
+            raise AssertionError(f"stars and bars disagree with the enumeration at s = {s}")
+    printed_range = sum(_binary_matrices(s) for s in range(2, 101))
+    from_one = sum(_binary_matrices(s) for s in range(1, 101))
+    return Measured(
+        printed_range,
+        f"sum of C(s + 3, 3) over 2 <= s <= 100 (checked against an enumeration for s <= 12); "
+        f"over 1 <= s <= 100 it is {from_one:,}",
+    )
+
+
 def _both(where2010: str, where2012: str) -> str:
     return f"{JURMAN2012}, {where2012}; {JURMAN2010}, {where2010}"
 
@@ -342,6 +363,20 @@ RECORDS = (
         measured=1.6653345369377348e-15,
         note="The value 1 is attained at T = 0; the largest CEN of the family, 2/(e ln 2) = "
         "1.0615 at T/F = e/2 - 1, is inside 0 < T < F (see the detail).",
+    ),
+    Record(
+        id="plos2012-binary-count",
+        source=f"{JURMAN2012}, 'The binary case'",
+        claim="There are 4,598,125 possible confusion matrices of a binary task on s samples, "
+        "2 <= s <= 100.",
+        published=exact(4598125, "4,598,125"),
+        compute=binary_count,
+        verdict=DIFFERS,
+        measured=4598121.0,
+        headline=True,
+        reason="For 2 <= s <= 100 there are 4,598,121 matrices; 4,598,125 is the count for "
+        "1 <= s <= 100 (the four matrices with one sample included).",
+        note="Whether the printed r ≈ 0.63 used s = 1 too is for the binary experiment to tell.",
     ),
     Record(
         id="plos2012-mcc-range",
