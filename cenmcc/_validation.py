@@ -215,6 +215,6 @@ def check_probabilities(y_true, proba, *, name: str = "proba") -> tuple[np.ndarr
         row = int(np.flatnonzero(bad)[0])
         raise ValueError(
             f"each row of {name} must sum to 1 (within {SUM_TOLERANCE:g}); "
-            f"row {row} sums to {total[row]!r}"
+            f"row {row} sums to {float(total[row])!r}"
         )
     return y, p
