@@ -35,6 +35,7 @@ RELATIONS = {
     "<": "strictly below the published value",
     ">": "strictly above the published value",
     "in": "inside the published interval (lo, hi), widened by the tolerance",
+    "covers": "an interval (lo, hi), widened by the tolerance, containing every published value",
 }
 
 #: A measured value matches the recorded one when equal within these (regression tolerance).
@@ -233,6 +234,9 @@ def holds(measured: Value, published: Published, relation: str) -> bool:
     if relation == "in":
         lo, hi = published.value
         return all(lo - tol <= m <= hi + tol for m in _elements(measured))
+    if relation == "covers":
+        lo, hi = measured
+        return all(lo - tol <= p <= hi + tol for p in _elements(published.value))
     pub = _elements(published.value)
     got = _elements(measured)
     if len(pub) == 1:
