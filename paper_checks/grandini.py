@@ -274,6 +274,56 @@ def fig4_class_b_one_vs_rest():
     )
 
 
+# --- Cross-entropy (Section 4.4) -------------------------------------------------------------
+
+#: Figure 6 is not in the text: two predicted distributions over classes 1..6 built as described,
+#: both giving 0.4 to the true class 2, the highest probability on class 2 (6a) or 6 (6b).
+FIG6_CLASSES = np.arange(1, 7)
+FIG6A = np.array([0.1, 0.4, 0.1, 0.1, 0.1, 0.2])
+FIG6B = np.array([0.05, 0.4, 0.05, 0.0, 0.0, 0.5])
+
+
+def fig6_cross_entropy():
+    a = cenmcc.log_loss([2], FIG6A[None], labels=FIG6_CLASSES)
+    b = cenmcc.log_loss([2], FIG6B[None], labels=FIG6_CLASSES)
+    top = [int(FIG6_CLASSES[np.argmax(p)]) for p in (FIG6A, FIG6B)]
+    return Measured(
+        abs(a - b),
+        f"cenmcc.log_loss of the two distributions (highest class {top[0]} and {top[1]}): "
+        f"{a:.4f} and {b:.4f}, both -ln 0.4",
+    )
+
+
+def _random_probabilities(n: int, K: int):
+    rng = np.random.default_rng(SEED)
+    proba = rng.dirichlet(np.ones(K), size=n)
+    return rng.integers(0, K, size=n), proba
+
+
+def eq23_sum_or_average():
+    y, proba = _random_probabilities(10, 4)
+    eq22 = -np.log(proba[np.arange(y.size), y])  # each unit's cross-entropy
+    eq23 = eq22.sum()  # Eq. (23) as printed: -sum_i sum_k p log q
+    average = cenmcc.log_loss(y, proba, labels=np.arange(4))
+    return Measured(
+        abs(eq23 - average),
+        f"10 random units, 4 classes: Eq. (23) as printed {eq23:.4f}, the average of Eq. (22) "
+        f"(cenmcc.log_loss) {average:.4f}",
+    )
+
+
+def cross_entropy_sign():
+    y, proba = _random_probabilities(200, 3)
+    classes = np.arange(3)
+    units = [cenmcc.log_loss(y[i : i + 1], proba[i : i + 1], labels=classes) for i in range(200)]
+    perfect = cenmcc.log_loss(y, np.eye(3)[y], labels=classes)
+    return Measured(
+        min(*units, perfect),
+        f"smallest cross-entropy of 200 random units ({min(units):.2e}) and of a perfect "
+        f"prediction ({perfect + 0.0:.1f})",
+    )
+
+
 # --- MCC (Section 5.1) -----------------------------------------------------------------------
 
 
@@ -702,6 +752,41 @@ RECORDS = (
         compute=fig4_class_b_one_vs_rest,
         verdict=REPRODUCED,
         measured=0.0,
+    ),
+    Record(
+        id="grandini2020-fig6-cross-entropy",
+        source=_sec("Sec. 4.4, Fig. 6"),
+        claim="Two predictions giving the true class 2 the same probability 0.4 have the same "
+        "cross-entropy, though only one of them ranks class 2 first.",
+        published=identity("H(6a) = H(6b)"),
+        compute=fig6_cross_entropy,
+        verdict=REPRODUCED,
+        measured=0.0,
+        note="Fig. 6's probabilities are not in the text; the two distributions are built as "
+        "it describes them.",
+    ),
+    Record(
+        id="grandini2020-eq23-average",
+        source=_sec("Sec. 4.4, Eq. (23)"),
+        claim="Eq. (23) is the average of the units' cross-entropies (Eq. (22)) over the data set.",
+        published=identity("Eq. (23) = (1/N) sum_i Eq. (22)"),
+        compute=eq23_sum_or_average,
+        verdict=DIFFERS,
+        measured=14.819011767305307,
+        reason="Eq. (23) as printed is the sum over the units, N times the average the text "
+        "describes.",
+        note="cenmcc.log_loss implements the average, as scikit-learn does.",
+    ),
+    Record(
+        id="grandini2020-cross-entropy-sign",
+        source=_sec("Sec. 4.4"),
+        claim="Cross-entropy only assumes positive values.",
+        published=bound("H >= 0", 0.0),
+        compute=cross_entropy_sign,
+        verdict=REPRODUCED,
+        measured=-0.0,
+        relation=">=",
+        note="Non-negative rather than positive: a perfect prediction has cross-entropy 0.",
     ),
     Record(
         id="grandini2020-fig7-mcc",
