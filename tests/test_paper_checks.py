@@ -12,11 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy.stats import norm
 
 import cenmcc
 from experiments import __main__ as experiments_main
 from paper_checks import report, summaries
 from paper_checks.__main__ import run
+from paper_checks.iris import SPECIES, gaussian_naive_bayes, load_iris, random_splits
 from paper_checks.record import (
     DIFFERS,
     NOT_CHECKABLE,
@@ -232,3 +234,36 @@ def test_the_checks_run_silently_outside_pytest():
         outcome = report.run_record(record)
     assert outcome.warnings
     assert outcome.as_recorded
+
+
+def test_shipped_iris_is_scikit_learns():
+    from sklearn.datasets import load_iris as sklearn_iris
+
+    X, y = load_iris()
+    reference = sklearn_iris()
+    np.testing.assert_array_equal(X, reference.data)
+    np.testing.assert_array_equal(y, reference.target)
+    assert tuple(reference.target_names) == SPECIES
+
+
+def test_gaussian_naive_bayes_against_a_literal_product_of_normal_densities():
+    X, y = load_iris()
+    train, test = next(random_splits(0, 1))
+    posterior = gaussian_naive_bayes(X[train], y[train], X[test], 3)
+    for row, x in zip(posterior, X[test], strict=True):
+        joint = []
+        for k in range(3):
+            members = X[train][y[train] == k]
+            density = norm.pdf(x, members.mean(axis=0), members.std(axis=0, ddof=1)).prod()
+            joint.append(density * len(members) / len(train))
+        np.testing.assert_allclose(row, np.array(joint) / sum(joint), rtol=1e-9, atol=1e-300)
+
+
+def test_hand_till_auc_on_the_iris_reconstruction_is_scikit_learns_one_vs_one_auc():
+    from sklearn.metrics import roc_auc_score
+
+    X, y = load_iris()
+    for train, test in random_splits(1, 20):
+        posterior = gaussian_naive_bayes(X[train], y[train], X[test], 3)
+        ours = cenmcc.hand_till_auc(y[test], posterior, labels=np.arange(3))
+        assert ours == pytest.approx(roc_auc_score(y[test], posterior, multi_class="ovo"))
