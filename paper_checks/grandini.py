@@ -931,8 +931,8 @@ RECORDS = (
         relation=">=",
         reason="Counterexample: at Fig. 12's N, class sizes and accuracy, FN 5 / FP 35 is more "
         "unbalanced than FN 15 / FP 25 yet has kappa 0.048 < 0.13.",
-        note="In this family kappa = 0.004 FN / (0.4 + 0.004 FN) grows with FN, not with |FN - FP|."
-        "In this family kappa = 0.004 FN / (0.4 + 0.004 FN) grows with FN, not with |FN - FP|.",
+        note="In this family kappa = 0.004 FN / (0.4 + 0.004 FN) grows with FN, not with "
+        "|FN - FP|.",
     ),
     Record(
         id="grandini2020-eq40-multiclass-kappa",

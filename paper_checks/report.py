@@ -94,7 +94,7 @@ def _note(outcome: Outcome) -> str:
     parts = [outcome.record.reason, outcome.record.note, outcome.detail]
     if outcome.warnings:
         parts.append("Warned: " + "; ".join(outcome.warnings))
-    return " ".join(p[0].upper() + p[1:].rstrip(".") + "." for p in parts if p)
+    return " ".join(p.rstrip(".") + "." for p in parts if p)
 
 
 def _verdict_cell(outcome: Outcome) -> str:

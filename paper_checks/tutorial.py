@@ -507,8 +507,8 @@ RECORDS = (
     Record(
         id="tutorial-proc-multiclass-auc",
         source=_src("'Generalized AUC for a single decision value'"),
-        claim="pROC's multiclass.roc on aSAH$gos6 by aSAH$s100b gives 0.654, the mean pairwise AUC."
-        "pROC's multiclass.roc on aSAH$gos6 by aSAH$s100b gives 0.654, the mean pairwise AUC.",
+        claim="pROC's multiclass.roc on aSAH$gos6 by aSAH$s100b gives 0.654, the mean pairwise "
+        "AUC.",
         published=unavailable("0.654", 0.654),
         compute=proc_multiclass_auc,
         verdict=NOT_CHECKABLE,
