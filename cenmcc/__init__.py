@@ -23,13 +23,24 @@ from .correlation import cohen_kappa, expected_accuracy, mcc
 from .entropy import cen, cen_per_class
 from .exceptions import UndefinedMetricWarning
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .scores import (
+    HandTillAUC,
+    OneVsRestCurves,
+    PrecisionRecallCurve,
+    hand_till_auc,
+    log_loss,
+    one_vs_rest_pr_curves,
+)
 from .tmcc import K_PAPER, k_factor, tmcc
 
 __version__ = "0.1.0"
 
 __all__ = [
     "K_PAPER",
+    "HandTillAUC",
+    "OneVsRestCurves",
     "PairCounts",
+    "PrecisionRecallCurve",
     "UndefinedMetricWarning",
     "accuracy",
     "balanced_accuracy",
@@ -43,8 +54,11 @@ __all__ = [
     "expected_accuracy",
     "f1_of_macro_averages",
     "f1_score",
+    "hand_till_auc",
     "k_factor",
+    "log_loss",
     "mcc",
+    "one_vs_rest_pr_curves",
     "pair_counts",
     "precision",
     "recall",
