@@ -21,6 +21,7 @@ import argparse
 import dataclasses
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
@@ -515,20 +516,12 @@ def fit_k(per_k: pd.DataFrame) -> dict:
     }
 
 
-def _ties(counts: cenmcc.PairCounts) -> int:
-    """Pairs tied in at least one of the two measures."""
-    return counts.f_only + counts.g_only + counts.both_tied
-
-
-def _consistency(counts: cenmcc.PairCounts) -> float:
-    return counts.concordant / (counts.concordant + counts.discordant)
-
-
 def summarize(table: pd.DataFrame, config: Config, **parallel) -> dict:
     """Every statistic of the experiment, for the printed k and for the refitted k.
 
     Pearson correlations (``scipy.stats.pearsonr``); degrees of consistency from
-    :func:`cenmcc.pair_counts` (exact float equality decides ties); the mean of tMCC/(k·CEN)
+    :func:`cenmcc.pair_counts` (exact float equality decides ties; ``ties_*`` counts the pairs
+    tied in either measure, ``pairs_*`` gives every count); the mean of tMCC/(k·CEN)
     with its bootstrap-t and BCa intervals (:func:`bootstrap_mean`, both series resampled with
     the same indices). The bootstrap stream is child ``n_chunks`` of
     ``numpy.random.SeedSequence(seed)``: chunks use children ``0 .. n_chunks - 1``.
@@ -541,21 +534,23 @@ def summarize(table: pd.DataFrame, config: Config, **parallel) -> dict:
     """
     K = table["K"].to_numpy()
     cen, mcc, tmcc = (table[c].to_numpy() for c in ("CEN", "MCC", "tMCC"))
-    per_k = empirical_k(table)
-    fit = fit_k(per_k)
-    k_by = {
-        "paper": cenmcc.k_factor(K),
-        "fitted": cenmcc.k_factor(K, fit["a"], fit["b"], fit["c"]),
+    fit = fit_k(empirical_k(table))
+    kcen = {
+        "": cenmcc.k_factor(K) * cen,
+        "_fitted": cenmcc.k_factor(K, fit["a"], fit["b"], fit["c"]) * cen,
     }
-    cen_mcc = cenmcc.pair_counts(cen, -mcc)
-    ratios = np.stack([tmcc / (k * cen) for k in k_by.values()])
-    boot = bootstrap_mean(
-        ratios,
-        n_resamples=config.n_resamples,
-        seed=spawn_seeds(config.seed, config.n_chunks + 1)[-1],
-        confidence_level=config.confidence_level,
-        **parallel,
-    )
+    compared = {"cen_mcc": (cen, -mcc)} | {f"tmcc_kcen{s}": (tmcc, g) for s, g in kcen.items()}
+    # The pair counts run in a thread of this process while the bootstrap runs in the workers.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        pending = thread.submit(lambda: {k: cenmcc.pair_counts(*fg) for k, fg in compared.items()})
+        boot = bootstrap_mean(
+            np.stack([tmcc / g for g in kcen.values()]),
+            n_resamples=config.n_resamples,
+            seed=spawn_seeds(config.seed, config.n_chunks + 1)[-1],
+            confidence_level=config.confidence_level,
+            **parallel,
+        )
+        pairs = pending.result()
     summary = {
         "n_matrices": config.n_matrices,
         "seed": config.seed,
@@ -563,18 +558,16 @@ def summarize(table: pd.DataFrame, config: Config, **parallel) -> dict:
         "config": dataclasses.asdict(config),
         "n_chunks": config.n_chunks,
         "pearson_cen_mcc": float(pearsonr(cen, mcc).statistic),
-        "consistency_cen_mcc": _consistency(cen_mcc),
-        "ties_cen_mcc": _ties(cen_mcc),
-        "pairs_cen_mcc": cen_mcc._asdict(),
     }
-    for (which, k), i in zip(k_by.items(), range(2), strict=True):
-        suffix = "" if which == "paper" else "_fitted"
-        counts = cenmcc.pair_counts(tmcc, k * cen)
+    for key, counts in pairs.items():
         summary |= {
-            f"pearson_tmcc_kcen{suffix}": float(pearsonr(tmcc, k * cen).statistic),
-            f"consistency_tmcc_kcen{suffix}": _consistency(counts),
-            f"ties_tmcc_kcen{suffix}": _ties(counts),
-            f"pairs_tmcc_kcen{suffix}": counts._asdict(),
+            f"consistency_{key}": counts.concordant / (counts.concordant + counts.discordant),
+            f"ties_{key}": counts.f_only + counts.g_only + counts.both_tied,
+            f"pairs_{key}": counts._asdict(),
+        }
+    for i, (suffix, g) in enumerate(kcen.items()):
+        summary |= {
+            f"pearson_tmcc_kcen{suffix}": float(pearsonr(tmcc, g).statistic),
             f"mean_ratio_tmcc_kcen{suffix}": float(boot.mean[i]),
             f"ci95_student{suffix}": boot.student[i].tolist(),
             f"ci95_bca{suffix}": boot.bca[i].tolist(),
@@ -593,7 +586,7 @@ def summarize(table: pd.DataFrame, config: Config, **parallel) -> dict:
             "quantiles": "numpy.quantile, linear interpolation",
             "stream": "child n_chunks of SeedSequence(seed); resample r uses its child r",
         },
-        "ties_rule": "exact equality of the float64 values",
+        "ties_rule": "exact equality of the float64 values; ties_* = pairs tied in either",
         "printed": PRINTED,
     }
     return summary
