@@ -13,6 +13,11 @@ the results are bit-identical for any number of workers and any joblib backend (
 dask.distributed cluster). A chunk is generated, measured and dropped; only one row per matrix
 is kept (K, ρ, ACC, MCC, CEN, tMCC). The statistics are computed for the printed k and for k
 refitted to the same data.
+
+``python -m experiments random-matrices`` writes to ``figures/random_matrices/``:
+``summary.json`` (every statistic, the printed values next to them, the timings),
+``k_per_dimension.csv`` (the empirical k per K), ``figure2.png``/``.pdf`` (Figure 2),
+``k_per_dimension.png``/``.pdf`` and the per-matrix table ``matrices_table.csv.gz`` (not in git).
 """
 
 from __future__ import annotations
@@ -747,6 +752,7 @@ def report(summary: dict) -> pd.DataFrame:
 
 
 def main(args: argparse.Namespace) -> int:
+    """Run at the command line's settings, write every output (the summary last), report."""
     config = Config(n_matrices=args.n, seed=args.seed, n_resamples=args.resamples)
     out = output_dir(args.out, NAME)
     # The summary marks a complete run: never leave a stale one next to new outputs.
