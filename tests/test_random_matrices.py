@@ -137,7 +137,8 @@ def test_results_do_not_depend_on_workers_or_backend(small_run):
 
 @pytest.mark.cluster
 def test_dask_cluster_gives_the_loky_results(small_run):
-    distributed = pytest.importorskip("distributed")
+    import distributed  # the [dask] extra, installed by the test command: never skipped
+
     table, summary = small_run
     with distributed.LocalCluster(
         n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
