@@ -10,6 +10,7 @@ Undefined values follow one rule: where a metric is 0/0 it returns a documented 
 or ``TypeError`` naming the problem.
 """
 
+from . import families
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted, weighted_accuracy
 from .comparison import (
     PairCounts,
@@ -22,6 +23,16 @@ from .confusion import confusion_matrix
 from .correlation import cohen_kappa, expected_accuracy, mcc
 from .entropy import cen, cen_per_class
 from .exceptions import UndefinedMetricWarning
+from .families import (
+    b_matrix,
+    binary,
+    complete_misclassification,
+    constant,
+    dice,
+    single_column,
+    swapped_pair,
+    z_a,
+)
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
 from .tmcc import K_PAPER, k_factor, tmcc
 
@@ -32,23 +43,32 @@ __all__ = [
     "PairCounts",
     "UndefinedMetricWarning",
     "accuracy",
+    "b_matrix",
     "balanced_accuracy",
     "balanced_accuracy_weighted",
+    "binary",
     "cen",
     "cen_per_class",
     "cohen_kappa",
+    "complete_misclassification",
     "confusion_matrix",
+    "constant",
     "degree_of_consistency",
     "degree_of_discriminancy",
+    "dice",
     "expected_accuracy",
     "f1_of_macro_averages",
     "f1_score",
+    "families",
     "k_factor",
     "mcc",
     "pair_counts",
     "precision",
     "recall",
+    "single_column",
+    "swapped_pair",
     "tie_groups",
     "tmcc",
     "weighted_accuracy",
+    "z_a",
 ]
