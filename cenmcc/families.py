@@ -421,8 +421,8 @@ def mcc_z_a_preprint(N, A) -> np.ndarray:
     Returns
     -------
     ndarray
-        The printed expression. It has a pole at ``A = N^2/2 - 1`` and changes sign there; the
-        MCC of ``Z_A`` is :func:`mcc_z_a_journal`.
+        The printed expression. It has a pole at ``A = N^2/2 - 1`` (``±inf`` there, no warning)
+        and changes sign there; the MCC of ``Z_A`` is :func:`mcc_z_a_journal`.
 
     Notes
     -----
@@ -438,7 +438,8 @@ def mcc_z_a_preprint(N, A) -> np.ndarray:
     """
     n = _as_classes(N)
     a = np.asarray(A, dtype=np.float64)
-    return -(a - 1.0) / ((n - 1.0) * (n**2 - 2.0 * a - 2.0))
+    with np.errstate(divide="ignore", invalid="ignore"):  # the pole: ±inf (nan if also A = 1)
+        return -(a - 1.0) / ((n - 1.0) * (n**2 - 2.0 * a - 2.0))
 
 
 def mcc_z_a_journal(N, A) -> np.ndarray:
@@ -839,7 +840,7 @@ def _eq3_first_line(C, denominator: str, zero_division: float) -> np.ndarray:
     wrong = m.total - m.correct  # exact for integer counts
     X = wrong if denominator == "off-diagonal" else np.full(wrong.shape, K)
     perfect = wrong == 0
-    log_ratio = np.log(m.total / X, out=np.zeros(wrong.shape), where=X > 0)
+    log_ratio = np.log(np.divide(m.total, X, out=np.ones(wrong.shape), where=X > 0))
     out = (1.0 - values) * (1.0 + log_ratio / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
     return np.where(perfect, 0.0, out) if denominator == "off-diagonal" else out
 

@@ -109,7 +109,7 @@ FORMULAS = (
         _source("Sec. 2", None),
         "MCC(Z_A) = -(A - 1) / ((N - 1)(N^2 - 2A - 2))",
         correction="zA-mcc-journal",
-        note="the sign of 2A is wrong; pole at A = N^2/2 - 1 (max error inf)",
+        note="the sign of 2A is wrong; pole at A = N^2/2 - 1 (those points fail, error inf)",
     ),
     Formula("zA-mcc-journal", _source(None, ZA), "MCC(Z_A) = -(A - 1) / ((N - 1)(N^2 + 2A - 2))"),
     Formula("zA-mcc-decreasing", Z_BOTH, "MCC(Z_A) decreases monotonically in A"),
@@ -691,7 +691,8 @@ def verdicts(table: pd.DataFrame) -> list[dict]:
         rows = table[table["formula"] == formula.id]
         extra_ok, note = _dynamic_note(formula.id, rows)
         holds = bool(rows["ok"].all()) and extra_ok
-        ratio = (rows["abs_error"] / rows["tolerance"].where(rows["tolerance"] > 0)).max()
+        finite = rows[np.isfinite(rows["abs_error"])]
+        ratio = (finite["abs_error"] / finite["tolerance"].where(finite["tolerance"] > 0)).max()
         failing = rows[~rows["ok"]].sort_values(order, na_position="first")
         records.append(
             {
@@ -700,7 +701,8 @@ def verdicts(table: pd.DataFrame) -> list[dict]:
                 "statement": formula.statement,
                 "holds": holds,
                 "verdict": "holds" if holds else "does not hold",
-                "max_abs_error": float(rows["abs_error"].max()),
+                "max_abs_error": float(finite["abs_error"].max()),
+                "n_printed_infinite": len(rows) - len(finite),  # points at a printed pole
                 "max_error_over_tolerance": None if pd.isna(ratio) else float(ratio),
                 "n_points": len(rows),
                 "n_failing": int((~rows["ok"]).sum()),

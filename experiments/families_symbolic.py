@@ -16,7 +16,8 @@ What counts as a proof here:
   every argument is checked positive under the symbols' assumptions), and the difference, grouped
   by monomials in these logarithms, must have every coefficient cancel to 0. This is a sufficient
   condition for the difference to vanish identically; it assumes nothing about independence of
-  logarithms, so it can fail to prove a true identity but cannot prove a false one;
+  logarithms, so it can fail to prove a true identity but cannot prove a false one (sympy's own
+  ``cancel``/``expand`` combine logarithms only where the symbols' assumptions make it valid);
 - a limit: ``sympy.limit``, then the same zero test on ``limit - claimed``;
 - a monotonicity: the derivative, factored, has a sign that sympy's assumptions decide;
 - a disproof: an exact counterexample (rational numbers or exact symbolic constants).
