@@ -966,7 +966,8 @@ def cen_binary(TP, FN, FP, TN) -> np.ndarray:
     -------
     ndarray
         ``(FN+FP) log2(s^2 - (TP-TN)^2) / (2s) - (FN log2 FN + FP log2 FP) / s`` with
-        ``s = TP + TN + FP + FN`` and ``0 log 0 = 0``; in ``[0, 2/(e ln 2)]``, 0 is best.
+        ``s = TP + TN + FP + FN`` and ``0 log 0 = 0``; non-negative, 0 is best, and it can
+        exceed 1 (up to ``2/(e ln 2) ≈ 1.0615`` when ``TP = TN`` and ``FP = FN``).
 
     Notes
     -----

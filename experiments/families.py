@@ -317,46 +317,56 @@ def _metrics(C) -> dict:
 # --------------------------------------------------------------------------------------------
 
 
-def _rows(formula, params, C, printed, measured, bound, **extra) -> pd.DataFrame:
+Rows = dict[str, np.ndarray]  # one array per column of COLUMNS, all of the same length
+
+
+def _rows(formula, params, C, printed, measured, bound, **extra) -> Rows:
     """Identity rows: ``ok`` when ``|printed - measured| <= 4 bound``.
 
     ``C`` gives the number of samples (``None`` for claims on a closed form alone); ``extra``
-    columns (e.g. ``case``) are broadcast like ``params``.
+    columns (e.g. ``case``) are broadcast like ``params``. Missing parameters are NaN.
     """
-    measured = np.asarray(measured, dtype=np.float64)
-    shape = measured.shape
-    printed = np.broadcast_to(np.asarray(printed, dtype=np.float64), shape)
-    tolerance = SAFETY * np.broadcast_to(np.asarray(bound, dtype=np.float64), shape)
+    measured = np.asarray(measured, dtype=np.float64).ravel()
+    n = measured.size
+    printed = np.broadcast_to(np.asarray(printed, dtype=np.float64), n)
+    tolerance = SAFETY * np.broadcast_to(np.asarray(bound, dtype=np.float64).ravel(), n)
     error = np.abs(printed - measured)
-    columns = {k: np.broadcast_to(v, shape) for k, v in (params | extra).items()}
-    frame = pd.DataFrame(columns)
-    frame["formula"] = formula
-    frame["n_samples"] = np.nan if C is None else np.asarray(C).sum(axis=(-2, -1))
-    frame["printed"], frame["measured"] = printed, measured
-    frame["abs_error"], frame["tolerance"] = error, tolerance
-    frame["ok"] = error <= tolerance
-    return frame.reindex(columns=COLUMNS)
+    rows = {k: np.full(n, np.nan) for k in PARAMS} | {"case": np.full(n, None, dtype=object)}
+    rows |= {k: np.broadcast_to(np.ravel(v), n) for k, v in (params | extra).items()}
+    samples = np.full(n, np.nan) if C is None else np.asarray(C).sum(axis=(-2, -1)).ravel()
+    return rows | {
+        "formula": np.full(n, formula, dtype=object),
+        "n_samples": samples,
+        "printed": printed,
+        "measured": measured,
+        "abs_error": error,
+        "tolerance": tolerance,
+        "ok": error <= tolerance,
+    }
 
 
-def _with_errors(frame: pd.DataFrame, error, ok) -> pd.DataFrame:
+def _with_errors(rows: Rows, error, ok) -> Rows:
     """Replace the error and verdict of rows whose claim is not an identity."""
-    frame["abs_error"] = np.asarray(error, dtype=np.float64)
-    frame["ok"] = np.asarray(ok, dtype=bool)
-    return frame
+    return rows | {"abs_error": np.asarray(error, dtype=np.float64), "ok": np.asarray(ok, bool)}
 
 
-def _monotone_rows(formula, params, C, values, bound, *, decreasing=True) -> pd.DataFrame:
+def _table(parts: list[Rows]) -> pd.DataFrame:
+    """The tidy table: the row blocks concatenated, one DataFrame built once."""
+    return pd.DataFrame({c: np.concatenate([p[c] for p in parts]) for c in COLUMNS})
+
+
+def _monotone_rows(formula, params, C, values, bound, *, decreasing=True) -> Rows:
     """Monotonicity along the last axis: the error is the step in the wrong direction."""
     values = np.asarray(values, dtype=np.float64)
     bound = np.broadcast_to(bound, values.shape)
     step = np.diff(values, axis=-1) * (1 if decreasing else -1)
     wrong_way = np.concatenate([np.maximum(step, 0.0), np.zeros_like(values[..., :1])], axis=-1)
     allowed = np.concatenate([bound[..., 1:] + bound[..., :-1], bound[..., -1:]], axis=-1)
-    frame = _rows(formula, params, C, np.nan, values, allowed / SAFETY)
-    return _with_errors(frame, wrong_way, wrong_way <= frame["tolerance"])
+    rows = _rows(formula, params, C, np.nan, values, allowed / SAFETY)
+    return _with_errors(rows, wrong_way.ravel(), wrong_way.ravel() <= rows["tolerance"])
 
 
-def _limit_rows(formula, params, C, limit, measured, N, A) -> pd.DataFrame:
+def _limit_rows(formula, params, C, limit, measured, N, A) -> Rows:
     """A limit for A -> ∞: at large A the gap must be within ``N^2 (1 + ln A) / A``."""
     rate = np.asarray(N, dtype=np.float64) ** 2 * (1.0 + np.log(A)) / A
     return _rows(formula, params, C, limit, measured, rate / SAFETY)
@@ -367,7 +377,7 @@ def _limit_rows(formula, params, C, limit, measured, N, A) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
-def z_a_rows() -> list[pd.DataFrame]:
+def z_a_rows() -> list[Rows]:
     """Every Z_A claim for N = 3..30 on the A grid (A = 10^6, 10^9 for the limits)."""
     out = []
     for N in N_GRID:
@@ -398,7 +408,7 @@ def z_a_rows() -> list[pd.DataFrame]:
     return out
 
 
-def dice_rows() -> list[pd.DataFrame]:
+def dice_rows() -> list[Rows]:
     """Every dice claim: CEN and MCC on the grid, the limits, and the limit as a function of N."""
     out = []
     for N in N_GRID:
@@ -438,7 +448,7 @@ def dice_rows() -> list[pd.DataFrame]:
     return out
 
 
-def special_rows(seed: int) -> list[pd.DataFrame]:
+def special_rows(seed: int) -> list[Rows]:
     """Constant, complete misclassification, swapped pair and single-column matrices."""
     rng = np.random.default_rng(seed)
     F = np.array([1, 2, 7, 1000])
@@ -466,11 +476,11 @@ def special_rows(seed: int) -> list[pd.DataFrame]:
             warnings.simplefilter("always", cenmcc.UndefinedMetricWarning)
             mcc = cenmcc.mcc(C)
         filled = any(issubclass(w.category, cenmcc.UndefinedMetricWarning) for w in caught)
-        frame = _rows("onecol-mcc-zero", {"N": N}, C, 0.0, mcc, 0.0)
-        out.append(_with_errors(frame, frame["abs_error"], frame["ok"] & filled))
+        rows = _rows("onecol-mcc-zero", {"N": N}, C, 0.0, mcc, 0.0)
+        out.append(_with_errors(rows, rows["abs_error"], rows["ok"] & filled))
         distinct = len(np.unique(np.round(cenmcc.cen(C), 12)))
-        frame = _rows("onecol-cen-varies", {"N": [N]}, None, np.nan, [distinct], 0.0)
-        out.append(_with_errors(frame, [0.0], [distinct > 1]))
+        rows = _rows("onecol-cen-varies", {"N": [N]}, None, np.nan, [distinct], 0.0)
+        out.append(_with_errors(rows, [0.0], [distinct > 1]))
     return out
 
 
@@ -481,7 +491,7 @@ def b_grid() -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(T), np.concatenate(F)
 
 
-def b_rows() -> list[pd.DataFrame]:
+def b_rows() -> list[Rows]:
     """B(T, F) for N = 2..30 over the (T, F) grid."""
     T, F = b_grid()
     out = []
@@ -498,7 +508,7 @@ def b_rows() -> list[pd.DataFrame]:
     return out
 
 
-def eq3_rows(seed: int) -> list[pd.DataFrame]:
+def eq3_rows(seed: int) -> list[Rows]:
     """First line of Eq. (3) against its second line (:func:`cenmcc.tmcc`), without 1/k."""
     rng = np.random.default_rng(seed)
     a, t = A_GRID[::10], np.arange(0, 50, 7)
@@ -523,7 +533,7 @@ def eq3_rows(seed: int) -> list[pd.DataFrame]:
     return out
 
 
-def binary_rows() -> list[pd.DataFrame]:
+def binary_rows() -> list[Rows]:
     """Binary MCC and CEN on every matrix with entries in BINARY_VALUES; symmetric claims."""
     v = np.array(BINARY_VALUES)
     TP, FN, FP, TN = (x.ravel()[1:] for x in np.meshgrid(v, v, v, v, indexing="ij"))  # not all 0
@@ -541,26 +551,26 @@ def binary_rows() -> list[pd.DataFrame]:
     p = {"N": 2, "T": T, "F": F}
     out.append(_rows("binary-sym-cen", p, C, fam.cen_binary_symmetric(T, F), cen, bound))
     # CEN > 1 iff 0 < T < F; CEN = 1 at T = 0 and T = F; CEN < 1 for T > F.
-    frame = _rows("binary-sym-cen-gt1", p, C, 1.0, cen, bound)
-    tol, gap = frame["tolerance"].to_numpy(), cen - 1.0
+    rows = _rows("binary-sym-cen-gt1", p, C, 1.0, cen, bound)
+    tol, gap = rows["tolerance"], cen - 1.0
     expected = np.select([(T > 0) & (T < F), (T == 0) | (T == F)], [1, 0], -1)
     ok = np.select([expected == 1, expected == 0], [gap > tol, np.abs(gap) <= tol], gap < -tol)
-    out.append(_with_errors(frame, np.where(ok, 0.0, np.abs(gap)), ok))
+    out.append(_with_errors(rows, np.where(ok, 0.0, np.abs(gap)), ok))
     # "Attained for T = 0": no CEN above CEN(T = 0) = 1.
-    frame = _rows("binary-sym-cen-max-at-t0", p, C, 1.0, cen, bound)
+    rows = _rows("binary-sym-cen-max-at-t0", p, C, 1.0, cen, bound)
     excess = np.maximum(gap, 0.0)
-    out.append(_with_errors(frame, excess, excess <= frame["tolerance"]))
+    out.append(_with_errors(rows, excess, excess <= rows["tolerance"]))
     # The corrected maximum: never exceeded on the integer grid nor on a fine grid of real T/F
-    # that contains e/2 - 1, where it must be attained (see _attained).
+    # that contains e/2 - 1, where it must be attained (checked in _dynamic_note).
     ratio = np.union1d(np.linspace(0.0, 3.0, 3001), [fam.BINARY_SYMMETRIC_CEN_ARGMAX])
     real = fam.binary(ratio, 1.0, 1.0, ratio)
     for Cm, params in ((C, p), (real, {"N": 2, "T": ratio, "F": 1.0})):
         value = cenmcc.cen(Cm)
-        frame = _rows("binary-sym-cen-max", params, Cm, fam.BINARY_SYMMETRIC_CEN_MAX, value, 0)
+        rows = _rows(
+            "binary-sym-cen-max", params, Cm, fam.BINARY_SYMMETRIC_CEN_MAX, value, cen_bound(Cm)
+        )
         excess = np.maximum(value - fam.BINARY_SYMMETRIC_CEN_MAX, 0.0)
-        tolerance = SAFETY * cen_bound(Cm)
-        frame["tolerance"] = tolerance
-        out.append(_with_errors(frame, excess, excess <= tolerance))
+        out.append(_with_errors(rows, excess, excess <= rows["tolerance"]))
     return out
 
 
@@ -847,7 +857,7 @@ def run(seed: int = 0, symbolic: bool = True) -> tuple[pd.DataFrame, dict]:
     timings = {}
     start = time.perf_counter()
     parts = z_a_rows() + dice_rows() + special_rows(seed) + b_rows() + eq3_rows(seed)
-    table = pd.concat(parts + binary_rows(), ignore_index=True)
+    table = _table(parts + binary_rows())
     records = verdicts(table)
     timings["numeric"] = time.perf_counter() - start
 
@@ -963,7 +973,7 @@ def plot(table: pd.DataFrame, which: str):
                 ax.plot(
                     T[T > 0] / 1000,
                     value[T > 0],
-                    label=f"N = {N} (N = 2: binary)" if N == 2 else f"N = {N}",
+                    label=f"N = {N} (binary)" if N == 2 else f"N = {N}",
                 )
         axes[0].axhline(1.0, ls=":", color="k", lw=0.8)
         axes[0].plot(
