@@ -34,13 +34,24 @@ from .families import (
     z_a,
 )
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .scores import (
+    HandTillAUC,
+    OneVsRestCurves,
+    PrecisionRecallCurve,
+    hand_till_auc,
+    log_loss,
+    one_vs_rest_pr_curves,
+)
 from .tmcc import K_PAPER, k_factor, tmcc
 
 __version__ = "0.1.0"
 
 __all__ = [
     "K_PAPER",
+    "HandTillAUC",
+    "OneVsRestCurves",
     "PairCounts",
+    "PrecisionRecallCurve",
     "UndefinedMetricWarning",
     "accuracy",
     "b_matrix",
@@ -60,8 +71,11 @@ __all__ = [
     "f1_of_macro_averages",
     "f1_score",
     "families",
+    "hand_till_auc",
     "k_factor",
+    "log_loss",
     "mcc",
+    "one_vs_rest_pr_curves",
     "pair_counts",
     "precision",
     "recall",
