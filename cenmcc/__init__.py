@@ -21,8 +21,10 @@ from .comparison import (
 from .confusion import confusion_matrix
 from .correlation import cohen_kappa, expected_accuracy, mcc
 from .entropy import cen, cen_per_class
+from .enumeration import matrices_with_row_sums, matrices_with_total, weak_compositions
 from .exceptions import UndefinedMetricWarning
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .ties import tie_ranks
 from .tmcc import K_PAPER, k_factor, tmcc
 
 __version__ = "0.1.0"
@@ -44,11 +46,15 @@ __all__ = [
     "f1_of_macro_averages",
     "f1_score",
     "k_factor",
+    "matrices_with_row_sums",
+    "matrices_with_total",
     "mcc",
     "pair_counts",
     "precision",
     "recall",
     "tie_groups",
+    "tie_ranks",
     "tmcc",
+    "weak_compositions",
     "weighted_accuracy",
 ]
