@@ -180,9 +180,17 @@ def _dense_ranks(
 
 
 def _classes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct rows of integer ``keys`` and the class index of each row."""
-    classes, inverse = np.unique(keys, axis=0, return_inverse=True)
-    return classes, inverse.reshape(-1)
+    """Distinct rows of integer ``keys`` (lexicographic order) and the class of each row.
+
+    The same as ``numpy.unique(keys, axis=0, return_inverse=True)``, several times faster: one
+    ``lexsort`` of the columns instead of a sort of the rows as raw bytes.
+    """
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    new = np.concatenate(([True], (ordered[1:] != ordered[:-1]).any(axis=1)))
+    inverse = np.empty(keys.shape[0], dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
 
 
 def _sign(x) -> int:

@@ -16,10 +16,11 @@ from .paths import FIGURES
 #: Command name -> module. Each module has ``add_arguments(parser)`` and ``main(args) -> int``.
 COMMANDS = {
     "benchmark": "experiments.benchmark",
+    "discriminancy": "experiments.discriminancy",
 }
 
 #: The commands ``all`` runs, in order, with their defaults (the papers' settings).
-ALL = ()
+ALL = ("discriminancy",)
 
 
 def build_parser() -> argparse.ArgumentParser:
