@@ -90,29 +90,36 @@ def _ratio(num: int, den: int) -> float:
     return num / den
 
 
-def mcc_counting_fills(M: np.ndarray) -> tuple[np.ndarray, int]:
-    """:func:`cenmcc.mcc` of a stack, with the number of 0/0 values it filled with 0.
+def mcc_counting_fills(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cenmcc.mcc` of a stack, and where it is 0/0 (filled with 0).
 
     The MCC is 0/0 exactly when every sample is predicted as one class or belongs to one class
     (a column or a row holds everything). cenmcc fills those with 0, as the papers do, and emits
     one UndefinedMetricWarning; here it is expected, caught, and checked against the count.
+
+    Returns
+    -------
+    values : ndarray, shape (n,)
+    undefined : ndarray of bool, shape (n,)
     """
-    total = M.sum(axis=(-2, -1))
-    n_filled = int(
-        np.count_nonzero(
-            (M.sum(axis=-2).max(axis=-1) == total) | (M.sum(axis=-1).max(axis=-1) == total)
-        )
+    # One class holds every sample exactly when the sum of squared class sizes is s².
+    t, p = np.einsum("...ij->...i", M), np.einsum("...ij->...j", M)
+    s2 = np.einsum("...i->...", t) ** 2
+    undefined = (np.einsum("...i,...i->...", t, t) == s2) | (
+        np.einsum("...j,...j->...", p, p) == s2
     )
+    n_filled = int(np.count_nonzero(undefined))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", cenmcc.UndefinedMetricWarning)
         values = cenmcc.mcc(M)
-    if len(caught) != (n_filled > 0) or (
-        caught and f" {n_filled} of " not in str(caught[0].message)
-    ):
-        raise RuntimeError(
-            f"expected {n_filled} undefined MCC values, got {[str(w.message) for w in caught]}"
-        )
-    return values, n_filled
+    messages = [str(w.message) for w in caught]
+    if n_filled:
+        as_expected = len(messages) == 1 and f" {n_filled} of {values.size} " in messages[0]
+    else:
+        as_expected = not messages
+    if not as_expected:
+        raise RuntimeError(f"expected {n_filled} undefined MCC values, got warnings {messages}")
+    return values, undefined
 
 
 def measure_values(M: np.ndarray) -> tuple[dict, int]:
@@ -121,14 +128,14 @@ def measure_values(M: np.ndarray) -> tuple[dict, int]:
     ``exact`` holds tie ranks (negated for CEN); ``float_eq`` and ``rtol`` hold -CEN, MCC and ACC
     as floats (they differ only in the tolerance given to :func:`cenmcc.pair_counts`).
     """
-    mcc, n_filled = mcc_counting_fills(M)
+    mcc, undefined = mcc_counting_fills(M)
     floats = {"cen": -cenmcc.cen(M), "mcc": mcc, "acc": cenmcc.accuracy(M)}
     exact = {
         "cen": -cenmcc.tie_ranks(M, "cen"),
         "mcc": cenmcc.tie_ranks(M, "mcc"),
         "acc": cenmcc.tie_ranks(M, "accuracy"),
     }
-    return {"exact": exact, "float_eq": floats, "rtol": floats}, n_filled
+    return {"exact": exact, "float_eq": floats, "rtol": floats}, int(np.count_nonzero(undefined))
 
 
 def evaluate_case(task: tuple[tuple[int, ...], float]) -> dict:

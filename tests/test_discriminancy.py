@@ -63,8 +63,10 @@ def test_float_eq_counts_match_brute_force():
 
 def test_undefined_mcc_is_counted():
     # With every true class non-empty, MCC is 0/0 only when one column holds every sample.
-    _, n_filled = exp.mcc_counting_fills(cenmcc.matrices_with_row_sums([2, 1, 3]))
-    assert n_filled == 3
+    M = cenmcc.matrices_with_row_sums([2, 1, 3])
+    _, undefined = exp.mcc_counting_fills(M)
+    assert np.count_nonzero(undefined) == 3
+    assert (M[undefined].max(axis=1) == 0).sum() == 3 * 2  # two empty columns in each
 
 
 @pytest.mark.parametrize("sizes", [(2, 4, 3), (1, 2, 5), (1, 1, 3)])
