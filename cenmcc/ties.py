@@ -62,6 +62,9 @@ MCC_INT64_MAX_TOTAL = 55108
 #: Largest ``2 s`` for which the CEN prime sieve is built (an int64 array of that length).
 CEN_MAX_SIEVE = 2**26
 
+#: Largest number of int64 entries (matrices x (distinct primes + 1)) of the CEN keys (1 GiB).
+CEN_MAX_KEY_ENTRIES = 2**27
+
 METRICS = ("mcc", "cen", "accuracy")
 
 _U = 2.0**-53  # unit roundoff of float64
@@ -95,7 +98,8 @@ def tie_ranks(C, metric: str) -> np.ndarray:
         :func:`cenmcc.tie_groups` with a tolerance).
     ValueError
         For an unknown metric, invalid counts, a matrix without samples, CEN over matrices with
-        different numbers of classes, or CEN with totals above ``CEN_MAX_SIEVE / 2``.
+        different numbers of classes, or CEN with totals above ``CEN_MAX_SIEVE / 2`` or keys
+        larger than ``CEN_MAX_KEY_ENTRIES``.
 
     Notes
     -----
@@ -309,10 +313,21 @@ def _cen_classes(stacks):
     np.einsum("nii->ni", off)[...] = 0
     values = np.unique(np.concatenate([d.reshape(-1), off.reshape(-1)]))
     V, primes = _valuations(values)
-    # e(R) = sum_j (d_j - 2 C_jj) v(d_j) - 2 sum_{j != k} C_jk v(C_jk)
-    e = np.einsum("nj,njq->nq", d - 2 * diag, V[np.searchsorted(values, d)])
-    e -= 2 * np.einsum("njk,njkq->nq", off, V[np.searchsorted(values, off)])
-    keys = np.concatenate([e, s[:, None]], axis=1)
+    n, m = C.shape[0], primes.size
+    if n * (m + 1) > CEN_MAX_KEY_ENTRIES:
+        raise ValueError(
+            f"exact CEN ranks of {n} matrices need {n} x {m + 1} integer keys ({m} distinct "
+            f"primes), above the limit of {CEN_MAX_KEY_ENTRIES} entries; rank fewer matrices"
+        )
+    keys = np.empty((n, m + 1), dtype=np.int64)
+    keys[:, m] = s
+    w = d - 2 * diag
+    idx_d, idx_off = np.searchsorted(values, d), np.searchsorted(values, off)
+    chunk = max(1, 2**22 // max(1, K * K * m))  # bounds the gathered valuations in memory
+    for a in range(0, n, chunk):  # e(R) = sum_j w_j v(d_j) - 2 sum_{j != k} C_jk v(C_jk)
+        b = slice(a, a + chunk)
+        keys[b, :m] = np.einsum("nj,njq->nq", w[b], V[idx_d[b]])
+        keys[b, :m] -= 2 * np.einsum("njk,njkq->nq", off[b], V[idx_off[b]])
     keys //= np.gcd.reduce(keys, axis=1)[:, None]  # canonical e/s: equal CEN <=> equal rows
     keys, inverse = _classes(keys)
     log_p = np.log(primes.astype(np.float64))

@@ -195,3 +195,20 @@ def test_mixed_k_allowed_for_mcc_and_accuracy():
     )
     assert r.tolist() == [1, 0, 1]
     assert tie_ranks(np.zeros((0, 2, 2), dtype=int), "cen").shape == (0,)
+
+
+def test_cen_with_many_primes_is_consistent_with_floats():
+    # Large counts: many distinct primes, so the valuations are gathered in several chunks.
+    C = np.random.default_rng(3).integers(1, 3000, size=(600, 3, 3))
+    r = tie_ranks([C, 2 * C], "cen")
+    assert np.array_equal(r[:600], r[600:])  # CEN(2C) = CEN(C)
+    cen = cenmcc.cen(C)
+    far = np.abs(cen[:, None] - cen[None, :]) > 1e-9
+    order = np.sign(r[:600, None] - r[None, :600])
+    assert np.array_equal(order[far], np.sign(cen[:, None] - cen[None, :])[far])
+
+
+def test_cen_key_limit(monkeypatch):
+    monkeypatch.setattr("cenmcc.ties.CEN_MAX_KEY_ENTRIES", 100)
+    with pytest.raises(ValueError, match="integer keys"):
+        tie_ranks(matrices_with_row_sums([2, 4, 3]), "cen")
