@@ -24,6 +24,14 @@ from .entropy import cen, cen_per_class
 from .enumeration import matrices_with_row_sums, matrices_with_total, weak_compositions
 from .exceptions import UndefinedMetricWarning
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .scores import (
+    HandTillAUC,
+    OneVsRestCurves,
+    PrecisionRecallCurve,
+    hand_till_auc,
+    log_loss,
+    one_vs_rest_pr_curves,
+)
 from .ties import tie_ranks
 from .tmcc import K_PAPER, k_factor, tmcc
 
@@ -31,7 +39,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "K_PAPER",
+    "HandTillAUC",
+    "OneVsRestCurves",
     "PairCounts",
+    "PrecisionRecallCurve",
     "UndefinedMetricWarning",
     "accuracy",
     "balanced_accuracy",
@@ -45,10 +56,13 @@ __all__ = [
     "expected_accuracy",
     "f1_of_macro_averages",
     "f1_score",
+    "hand_till_auc",
     "k_factor",
+    "log_loss",
     "matrices_with_row_sums",
     "matrices_with_total",
     "mcc",
+    "one_vs_rest_pr_curves",
     "pair_counts",
     "precision",
     "recall",

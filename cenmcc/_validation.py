@@ -129,3 +129,92 @@ def check_labels(y_true, y_pred, *, names: tuple[str, str] = ("y_true", "y_pred"
     if a.shape[0] == 0:
         raise ValueError(f"{names[0]} and {names[1]} are empty; at least one sample is needed")
     return a, b
+
+
+def check_label_set(labels, *, name: str = "labels") -> np.ndarray:
+    """Validate class labels: a 1-D array of unique values, in the caller's order."""
+    labels = np.asarray(labels)
+    if labels.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {labels.shape}")
+    sorted_labels = np.sort(labels, kind="stable")
+    duplicated = sorted_labels[1:] == sorted_labels[:-1]
+    if np.any(duplicated):
+        first = sorted_labels[1:][duplicated][:1].tolist()[0]
+        raise ValueError(f"{name} must be unique, {first!r} repeats")
+    return labels
+
+
+def encode_labels(y: np.ndarray, labels: np.ndarray, *, name: str = "y_true") -> np.ndarray:
+    """Position of every element of ``y`` in ``labels`` (checked by :func:`check_label_set`).
+
+    A label of ``y`` that is not in ``labels`` is an error (up to five of them are named), never
+    silently dropped.
+    """
+    order = np.argsort(labels, kind="stable")
+    sorted_labels = labels[order]
+    pos = np.clip(np.searchsorted(sorted_labels, y), 0, labels.size - 1)
+    unknown = sorted_labels[pos] != y
+    if np.any(unknown):
+        raise ValueError(f"{name} has labels not in `labels`: {np.unique(y[unknown])[:5].tolist()}")
+    return order[pos]
+
+
+def check_scores(y_true, scores, *, name: str = "scores") -> tuple[np.ndarray, np.ndarray]:
+    """Validate true labels of shape ``(n_samples,)`` and a score matrix ``(n_samples, K)``.
+
+    Returns
+    -------
+    y_true : numpy.ndarray
+        The labels, 1-D and non-empty.
+    scores : numpy.ndarray
+        Real, finite scores with one row per sample and ``K >= 2`` columns; floats as
+        ``float64``, integers unchanged (their order and ties are exact).
+    """
+    y = np.asarray(y_true)
+    if y.ndim != 1:
+        raise ValueError(f"y_true must be 1-D, got shape {y.shape}")
+    if y.shape[0] == 0:
+        raise ValueError("y_true is empty; at least one sample is needed")
+    s = np.asarray(scores)
+    if s.dtype == np.bool_ or not (
+        np.issubdtype(s.dtype, np.integer) or np.issubdtype(s.dtype, np.floating)
+    ):
+        raise TypeError(f"{name} must hold real numbers, got dtype {s.dtype}")
+    if s.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_samples, K), got shape {s.shape}")
+    if s.shape[0] != y.shape[0]:
+        raise ValueError(
+            f"{name} must have one row per sample: y_true has {y.shape[0]} samples, "
+            f"{name} has {s.shape[0]} rows"
+        )
+    if s.shape[1] < 2:
+        raise ValueError(f"{name} must have K >= 2 columns (one per class), got {s.shape[1]}")
+    if s.dtype.kind == "f":
+        s = s.astype(np.float64, copy=False)
+        if not np.all(np.isfinite(s)):
+            idx = _first_index(~np.isfinite(s))
+            raise ValueError(f"{name} must be finite, found {s[idx]} at index {idx}")
+    return y, s
+
+
+def check_probabilities(y_true, proba, *, name: str = "proba") -> tuple[np.ndarray, np.ndarray]:
+    """Validate labels and class probabilities: :func:`check_scores`, then rows on the simplex.
+
+    The probabilities must be non-negative and each row must sum to 1 within
+    :data:`SUM_TOLERANCE`; the error names the first offending entry or row and its sum.
+    Returns the labels and the probabilities as ``float64``.
+    """
+    y, p = check_scores(y_true, proba, name=name)
+    p = p.astype(np.float64, copy=False)
+    if np.any(p < 0):
+        idx = _first_index(p < 0)
+        raise ValueError(f"{name} must be non-negative, found {p[idx]} at index {idx}")
+    total = p.sum(axis=1)
+    bad = np.abs(total - 1.0) > SUM_TOLERANCE
+    if np.any(bad):
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"each row of {name} must sum to 1 (within {SUM_TOLERANCE:g}); "
+            f"row {row} sums to {float(total[row])!r}"
+        )
+    return y, p

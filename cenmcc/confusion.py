@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_labels
+from ._validation import check_label_set, check_labels, encode_labels
 
 
 def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndarray:
@@ -43,28 +43,15 @@ def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndar
     [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
     """
     y_true, y_pred = check_labels(y_true, y_pred)
-    labels = np.union1d(y_true, y_pred) if labels is None else np.asarray(labels)
-    if labels.ndim != 1:
-        raise ValueError(f"labels must be 1-D, got shape {labels.shape}")
+    labels = np.union1d(y_true, y_pred) if labels is None else check_label_set(labels)
     K = labels.size
     if K < 2:
         raise ValueError(
             f"a confusion matrix needs at least 2 classes, got {K}; pass `labels` to name them"
         )
-    order = np.argsort(labels, kind="stable")
-    sorted_labels = labels[order]
-    duplicated = sorted_labels[1:] == sorted_labels[:-1]
-    if np.any(duplicated):
-        raise ValueError(f"labels must be unique, {sorted_labels[1:][duplicated][0]!r} repeats")
-    index = []
-    for y, name in ((y_true, "y_true"), (y_pred, "y_pred")):
-        pos = np.clip(np.searchsorted(sorted_labels, y), 0, K - 1)
-        unknown = sorted_labels[pos] != y
-        if np.any(unknown):
-            raise ValueError(
-                f"{name} has labels not in `labels`: {np.unique(y[unknown])[:5].tolist()}"
-            )
-        index.append(order[pos])
+    index = [
+        encode_labels(y, labels, name=name) for y, name in ((y_true, "y_true"), (y_pred, "y_pred"))
+    ]
     weights = None
     if sample_weight is not None:
         weights = np.asarray(sample_weight, dtype=np.float64)

@@ -19,21 +19,23 @@ class _Agreement(NamedTuple):
     numerator: np.ndarray  # c s - sum_k t_k p_k
     cross: np.ndarray  # sum_k t_k p_k
     s2: np.ndarray  # s^2
+    true: np.ndarray  # t_k in float64
+    pred: np.ndarray  # p_k in float64
 
 
 def _agreement(m: Counts) -> _Agreement:
     """The terms shared by MCC, kappa and P_e, in float64 (exact while ``s^2 < 2**53``)."""
     s = m.total.astype(np.float64)
-    cross = np.einsum("...k,...k->...", m.true.astype(np.float64), m.pred.astype(np.float64))
-    return _Agreement(m.correct * s - cross, cross, s * s)
+    t, p = m.true.astype(np.float64), m.pred.astype(np.float64)
+    cross = np.einsum("...k,...k->...", t, p)
+    return _Agreement(m.correct * s - cross, cross, s * s, t, p)
 
 
 def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
-    """MCC from marginals; returns the values and the number of 0/0 fills (internal)."""
+    """MCC from validated counts; returns the values and the number of 0/0 fills (internal)."""
     a = _agreement(m)
-    t, p = m.true.astype(np.float64), m.pred.astype(np.float64)
-    var_pred = a.s2 - np.einsum("...k,...k->...", p, p)
-    var_true = a.s2 - np.einsum("...k,...k->...", t, t)
+    var_pred = a.s2 - np.einsum("...k,...k->...", a.pred, a.pred)
+    var_true = a.s2 - np.einsum("...k,...k->...", a.true, a.true)
     return divide(a.numerator, np.sqrt(var_pred * var_true), zero_division)
 
 

@@ -1,23 +1,41 @@
-"""Benchmark the metric kernels against the floor of one ``np.log`` over every cell.
+"""Benchmark the metric kernels against the floor and the peers, and time the experiments.
 
-Every timing is the median of several repetitions on the same stack of random count matrices,
-measured in one run, and reported as a ratio to the floor measured in that run: machines are
-shared and noisy, ratios within one run are what compare.
+Kernels: on the same stack of random count matrices (entries uniform in [0, 999]) for each K,
+the median of several repetitions of each implementation, and its ratio to the floor (one
+``np.log`` over every cell) measured in the same run; machines are shared and noisy, ratios
+within one run are what compare. Slow peers (PyCM, scikit-learn) run on a subsample and are
+scaled, and say so. Experiments: each ``python -m experiments`` command in a fresh process, with
+its wall time and the peak resident memory of its process tree (workers included).
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 import cenmcc
 
+from . import baselines, resources
 from .cli import add_output_arguments
-from .outputs import markdown_table, write_atomic, write_table
-from .paths import output_dir
+from .outputs import markdown_table, save_figure, write_atomic, write_table
+from .paths import REPO_ROOT, output_dir
+from .plotting import close, subplots
+
+FLOOR = "floor: np.log over the cells"
+COMBINED = "cenmcc: cen + mcc + accuracy"
+
+#: Peers too slow for a whole stack: (label, function, subsample size).
+PEERS = (
+    ("PyCM ConfusionMatrix (public API)", "pycm", baselines.pycm_public, 100),
+    ("PyCM CEN/MCC functions", "pycm", baselines.pycm_functions, 1000),
+    ("scikit-learn matthews_corrcoef", "sklearn", baselines.sklearn_mcc, 200),
+)
 
 
 def random_counts(n: int, K: int, seed: int = 0) -> np.ndarray:
@@ -25,7 +43,7 @@ def random_counts(n: int, K: int, seed: int = 0) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 1000, size=(n, K, K))
 
 
-def median_seconds(fn, repeats: int) -> float:
+def median_seconds(fn: Callable[[], object], repeats: int) -> float:
     """Median wall time of ``fn()`` over ``repeats`` calls, after one warm-up call."""
     fn()
     times = []
@@ -42,59 +60,139 @@ def _log_cells(C: np.ndarray) -> np.ndarray:
         return np.log(C)
 
 
-def kernel_implementations(C: np.ndarray) -> dict:
-    """The timed callables on one stack: the floor first, then cenmcc's kernels."""
+def kernel_implementations(C: np.ndarray) -> dict[str, Callable[[], object]]:
+    """The timed callables on one whole stack, the floor first."""
+    weighted = C.astype(np.float64) * 0.5  # float counts: the logarithm path of cen
     return {
-        "floor: np.log over the cells": lambda: _log_cells(C),
-        "cenmcc: cen + mcc + accuracy": lambda: (
-            cenmcc.cen(C),
-            cenmcc.mcc(C),
-            cenmcc.accuracy(C),
-        ),
+        FLOOR: lambda: _log_cells(C),
+        COMBINED: lambda: (cenmcc.cen(C), cenmcc.mcc(C), cenmcc.accuracy(C)),
         "cenmcc: cen": lambda: cenmcc.cen(C),
+        "cenmcc: cen (float counts)": lambda: cenmcc.cen(weighted),
         "cenmcc: mcc": lambda: cenmcc.mcc(C),
         "cenmcc: accuracy": lambda: cenmcc.accuracy(C),
         "cenmcc: tmcc": lambda: cenmcc.tmcc(C),
+        "straightforward NumPy: cen + mcc + accuracy": lambda: baselines.straightforward_numpy(C),
     }
 
 
-def measure_kernels(n: int, sizes: list[int], repeats: int, seed: int = 0) -> pd.DataFrame:
-    """Throughput of each implementation for each K, with its ratio to the floor."""
+def measure_kernels(sizes: list[int], cells: int, repeats: int, seed: int = 0) -> pd.DataFrame:
+    """Throughput of every implementation for each K on stacks of about ``cells`` cells."""
     rows = []
     for K in sizes:
+        n = max(cells // (K * K), 1)
         C = random_counts(n, K, seed)
         timings = {
-            name: median_seconds(fn, repeats) for name, fn in kernel_implementations(C).items()
+            name: (median_seconds(fn, repeats), n) for name, fn in kernel_implementations(C).items()
         }
-        floor = next(iter(timings.values()))
-        for name, seconds in timings.items():
+        for label, module, fn, size in PEERS:
+            if baselines.peer_available(module):
+                sub = C[: min(size, n)]
+                timings[f"{label} (subsample of {len(sub)}, scaled)"] = (
+                    median_seconds(lambda fn=fn, sub=sub: fn(sub), 1),
+                    len(sub),
+                )
+        floor_rate = n / timings[FLOOR][0]
+        combined_rate = n / timings[COMBINED][0]
+        for name, (seconds, count) in timings.items():
+            rate = count / seconds
             rows.append(
                 {
                     "K": K,
                     "implementation": name,
-                    "n_matrices": n,
+                    "matrices": count,
                     "seconds": seconds,
-                    "matrices_per_second": n / seconds,
-                    "ratio_to_floor": seconds / floor,
+                    "matrices_per_second": rate,
+                    "ratio_to_floor": floor_rate / rate,
+                    "cenmcc_combined_speedup": combined_rate / rate,
                 }
             )
     return pd.DataFrame(rows)
 
 
+def experiment_commands(available: set[str]) -> list[tuple[str, list[str]]]:
+    """The experiment runs to time, limited to the commands that exist."""
+    runs = [
+        ("random-matrices, 200,000", ["random-matrices"]),
+        ("random-matrices, 2,000,000 (memory)", ["random-matrices", "--n", "2000000"]),
+        ("binary", ["binary"]),
+        ("discriminancy", ["discriminancy"]),
+        ("families", ["families"]),
+    ]
+    chosen = [(label, args) for label, args in runs if args[0] in available]
+    return [*chosen, ("all", ["all"])]
+
+
+def measure_experiments(available: set[str]) -> pd.DataFrame:
+    """Wall time and peak memory of each experiment command, outputs in a scratch directory."""
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for label, args in experiment_commands(available):
+            out = [] if args == ["all"] else ["--out", scratch]
+            usage = resources.measure(["-m", "experiments", *args, *out, "--quiet"], cwd=REPO_ROOT)
+            if usage.returncode:
+                raise RuntimeError(f"`python -m experiments {' '.join(args)}` failed")
+            rows.append(
+                {
+                    "experiment": label,
+                    "wall_seconds": usage.wall_seconds,
+                    "peak_memory_mib": usage.peak_mib,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def plot(kernels: pd.DataFrame):
+    """Throughput against K (log scales), one line per implementation, the floor dashed."""
+    fig, ax = subplots(width=6.5, height=4.2)
+    for name, group in kernels.groupby("implementation", sort=False):
+        style = {"linestyle": "--", "color": "black"} if name == FLOOR else {"marker": "o"}
+        ax.plot(group["K"], group["matrices_per_second"], label=name, **style)
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="number of classes K",
+        ylabel="matrices per second",
+        title="Throughput on one core",
+    )
+    ax.set_xticks(sorted(kernels["K"].unique()), labels=sorted(kernels["K"].unique()))
+    ax.legend(fontsize=7, loc="lower left")
+    return fig
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--n", type=int, default=100_000, help="matrices per stack")
     parser.add_argument(
-        "--sizes", type=int, nargs="+", default=[10], help="numbers of classes K to measure"
+        "--sizes", type=int, nargs="+", default=[3, 10, 30], help="numbers of classes K"
+    )
+    parser.add_argument(
+        "--cells",
+        type=int,
+        default=10_000_000,
+        help="cells per stack (100,000 matrices at K = 10)",
     )
     parser.add_argument("--repeats", type=int, default=5, help="repetitions per timing")
+    parser.add_argument(
+        "--no-experiments", action="store_true", help="time the kernels only, not the experiments"
+    )
     add_output_arguments(parser)
 
 
-def main(args: argparse.Namespace) -> int:
-    table = measure_kernels(args.n, args.sizes, args.repeats)
-    out = output_dir(args.out, "benchmark")
-    write_table(out / "kernels.csv", table)
+def _write(out: Path, name: str, table: pd.DataFrame) -> str:
+    write_table(out / f"{name}.csv", table)
     text = markdown_table(table)
-    write_atomic(out / "kernels.md", lambda tmp: tmp.write_text(text + "\n"))
-    print(text)
+    write_atomic(out / f"{name}.md", lambda tmp: tmp.write_text(text + "\n"))
+    return text
+
+
+def main(args: argparse.Namespace) -> int:
+    from .__main__ import COMMANDS
+
+    out = output_dir(args.out, "benchmark")
+    kernels = measure_kernels(args.sizes, args.cells, args.repeats)
+    print(_write(out, "kernels", kernels))
+    fig = plot(kernels)
+    save_figure(fig, out / "throughput.png")
+    close(fig)
+    if not args.no_experiments:
+        print(_write(out, "experiments", measure_experiments(set(COMMANDS))))
+    print(f"benchmark written to {out}")
     return 0

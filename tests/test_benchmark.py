@@ -1,0 +1,50 @@
+"""The benchmark's machinery computes the right things (timings themselves are never tested)."""
+
+import numpy as np
+import pytest
+
+import cenmcc
+from experiments import baselines, benchmark, resources
+
+
+def test_straightforward_baseline_computes_the_same_metrics(zoo):
+    for C in zoo.values():
+        C = C[(C.sum(axis=-1) + C.sum(axis=-2) > 0).all(axis=-1)]  # PyCM-like: no empty class
+        cen, mcc, acc = baselines.straightforward_numpy(C)
+        np.testing.assert_allclose(cen, cenmcc.cen(C), atol=1e-12)
+        with pytest.warns(cenmcc.UndefinedMetricWarning):
+            np.testing.assert_allclose(mcc, cenmcc.mcc(C), atol=1e-12)
+        np.testing.assert_allclose(acc, cenmcc.accuracy(C), atol=1e-15)
+
+
+def test_peers_compute_the_same_metrics():
+    C = benchmark.random_counts(5, 4, seed=1)
+    expected = list(zip(cenmcc.cen(C), cenmcc.mcc(C), strict=True))
+    for pair, (cen, mcc) in zip(baselines.pycm_public(C), expected, strict=True):
+        assert pair == pytest.approx((cen, mcc), abs=1e-12)
+    for pair, (cen, mcc) in zip(baselines.pycm_functions(C), expected, strict=True):
+        assert pair == pytest.approx((cen, mcc), abs=1e-12)
+    assert baselines.sklearn_mcc(C) == pytest.approx(cenmcc.mcc(C), abs=1e-12)
+
+
+def test_kernel_table_has_every_implementation_and_the_floor_ratio():
+    table = benchmark.measure_kernels([3, 4], cells=2000, repeats=1)
+    assert set(table["K"]) == {3, 4}
+    floor = table[table["implementation"] == benchmark.FLOOR]
+    assert (floor["ratio_to_floor"] == 1.0).all()
+    assert table["implementation"].str.startswith("PyCM").any()
+    assert (table["matrices_per_second"] > 0).all()
+
+
+def test_peak_memory_of_a_process_tree_sees_a_child_allocation():
+    # The child allocates ~200 MiB in a grandchild process; the probe must see it.
+    code = (
+        "import subprocess, sys;"
+        "subprocess.run([sys.executable, '-c',"
+        " 'import numpy as np, time; a = np.ones(25_000_000); time.sleep(0.5)'], check=True)"
+    )
+    usage = resources.measure(["-c", code])
+    assert usage.returncode == 0
+    assert usage.peak_mib > 190
+    assert usage.wall_seconds >= 0.5
+    assert resources.measure(["-c", "import sys; sys.exit(3)"]).returncode == 3

@@ -1,0 +1,96 @@
+"""Degrees of consistency and discriminancy against brute-force pair counting and scipy."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats
+
+import cenmcc
+from cenmcc.comparison import _count_inversions
+
+
+def brute_force(f, g):
+    """|R|, |S|, |P|, |Q| by the definitions of Huang & Ling (2005), over ordered pairs."""
+    R = S = P = Q = 0
+    for a in range(len(f)):
+        for b in range(len(f)):
+            R += f[a] > f[b] and g[a] > g[b]
+            S += f[a] > f[b] and g[a] < g[b]
+            P += f[a] > f[b] and g[a] == g[b]
+            Q += f[a] == f[b] and g[a] > g[b]
+    return R, S, P, Q
+
+
+values = st.lists(st.integers(0, 5), min_size=0, max_size=40)
+
+
+@given(f=values, data=st.data())
+def test_pair_counts_match_the_definitions(f, data):
+    g = data.draw(st.lists(st.integers(0, 5), min_size=len(f), max_size=len(f)))
+    c = cenmcc.pair_counts(f, g)
+    assert (c.concordant, c.discordant, c.f_only, c.g_only) == brute_force(f, g)
+    total = c.concordant + c.discordant + c.f_only + c.g_only + c.both_tied
+    assert total == c.n_pairs == len(f) * (len(f) - 1) // 2
+
+
+@given(st.lists(st.integers(0, 1000), max_size=300))
+def test_inversions_match_a_quadratic_count(x):
+    x = np.array(x, dtype=np.int64)
+    expected = sum(int((x[i] > x[i + 1 :]).sum()) for i in range(len(x)))
+    assert _count_inversions(x) == expected
+
+
+def test_kendall_tau_b_from_the_counts_matches_scipy():
+    rng = np.random.default_rng(5)
+    f = rng.integers(0, 50, 20_000).astype(float)
+    g = f + rng.integers(-20, 20, f.size)
+    c = cenmcc.pair_counts(f, g)
+    tau_b = (c.concordant - c.discordant) / np.sqrt(
+        (c.n_pairs - c.g_only - c.both_tied) * (c.n_pairs - c.f_only - c.both_tied)
+    )
+    assert tau_b == pytest.approx(stats.kendalltau(f, g).statistic, abs=1e-12)
+
+
+def test_degrees_of_consistency_and_discriminancy():
+    assert cenmcc.degree_of_consistency([1, 2, 3], [1, 2, 3]) == 1.0
+    assert cenmcc.degree_of_consistency([1, 2, 3], [3, 2, 1]) == 0.0
+    # f splits the pair (0, 1) that g ties; g splits nothing f ties.
+    assert cenmcc.degree_of_discriminancy([1, 2, 3], [1, 1, 3]) == float("inf")
+    assert cenmcc.degree_of_discriminancy([1, 1, 3, 4], [1, 2, 3, 3]) == 1.0
+    with pytest.warns(cenmcc.UndefinedMetricWarning, match="degree of discriminancy"):
+        assert np.isnan(cenmcc.degree_of_discriminancy([1, 2, 3], [1, 2, 3]))
+    with pytest.warns(cenmcc.UndefinedMetricWarning, match="degree of consistency"):
+        assert np.isnan(cenmcc.degree_of_consistency([1, 1, 1], [1, 2, 3]))
+
+
+def test_tie_rule_exact_by_default_and_chained_with_a_tolerance():
+    f = [0.1 + 0.2, 0.3, 1.0]  # 0.30000000000000004 and 0.3 differ in float64
+    assert cenmcc.tie_groups(f).tolist() == [1, 0, 2]
+    assert cenmcc.tie_groups(f, rtol=1e-12).tolist() == [0, 0, 1]
+    # Chaining: 1 ~ 1.5 and 1.5 ~ 2.0 with atol 0.6, so all three tie although |2.0 - 1| > 0.6.
+    assert cenmcc.tie_groups([1.0, 1.5, 2.0, 5.0], atol=0.6).tolist() == [0, 0, 0, 1]
+    counts = cenmcc.pair_counts(f, [1, 2, 3], rtol=1e-12)
+    assert counts.g_only == 1
+
+
+def test_bad_values_are_rejected():
+    with pytest.raises(ValueError, match="same length"):
+        cenmcc.pair_counts([1, 2], [1, 2, 3])
+    with pytest.raises(ValueError, match="finite, found nan at index 1"):
+        cenmcc.degree_of_consistency([1, np.nan], [1, 2])
+    with pytest.raises(ValueError, match="1-D"):
+        cenmcc.pair_counts([[1, 2]], [[1, 2]])
+    with pytest.raises(TypeError, match="real numbers"):
+        cenmcc.pair_counts(["a", "b"], [1, 2])
+    with pytest.raises(ValueError, match="non-negative"):
+        cenmcc.tie_groups([1.0, 2.0], rtol=-1)
+
+
+def test_scales_to_paper_size():
+    # 200,000 values: O(n log n), no pair loop (a loop over 2e10 pairs would never finish).
+    rng = np.random.default_rng(0)
+    f = rng.random(200_000)
+    c = cenmcc.pair_counts(f, f + rng.normal(0, 1e-3, f.size))
+    assert c.n_pairs == 200_000 * 199_999 // 2
+    assert c.concordant > 0.99 * c.n_pairs
