@@ -120,3 +120,11 @@ def test_cli_writes_summary_and_figures(tmp_path):
     assert (out / "by_total.csv").exists()
     assert (out / "figure3.png").stat().st_size > 0
     assert (out / "figure4.png").stat().st_size > 0
+
+
+def test_chunks_of_totals_give_the_same_arrays(monkeypatch):
+    whole = exp.enumerate_metrics(1, 14)
+    monkeypatch.setattr(exp, "CHUNK", 100)  # about ten groups of totals
+    chunked = exp.enumerate_metrics(1, 14)
+    for key in ("C", "s", "cen", "mcc", "mcc_undefined", "start"):
+        assert np.array_equal(whole[key], chunked[key]), key
