@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import subprocess
 import sys
 import time
 
-from .paths import FIGURES
+from .paths import FIGURES, REPO_ROOT
 
 #: Command name -> module. Each module has ``add_arguments(parser)`` and ``main(args) -> int``.
 COMMANDS = {
     "benchmark": "experiments.benchmark",
+    "families": "experiments.families",
     "discriminancy": "experiments.discriminancy",
     "binary": "experiments.binary_exhaustive",
 }
 
 #: The commands ``all`` runs, in order, with their defaults (the papers' settings).
-ALL = ("discriminancy", "binary")
+ALL = ("families", "discriminancy", "binary")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,8 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The final step of ``all``: the paper checks, in their own interpreter, because data flows one
+#: way (paper_checks imports experiments, never the reverse).
+CHECKS = (sys.executable, "-m", "paper_checks")
+
+
 def run_all(parser: argparse.ArgumentParser, quiet: bool) -> int:
-    """Run every experiment of :data:`ALL` with its defaults."""
+    """Run every experiment of :data:`ALL` with its defaults, then the paper checks."""
     start = time.perf_counter()
     for name in ALL:
         args = parser.parse_args([name, *(["--quiet"] if quiet else [])])
@@ -47,8 +54,13 @@ def run_all(parser: argparse.ArgumentParser, quiet: bool) -> int:
         status = args.module.main(args)
         if status:
             return status
-    print(f"all done in {time.perf_counter() - start:.1f} s; outputs in {FIGURES}")
-    return 0
+    print("== paper checks", flush=True)
+    status = subprocess.run(CHECKS, cwd=REPO_ROOT, check=False).returncode
+    print(
+        f"all done in {time.perf_counter() - start:.1f} s; figures and summaries in {FIGURES}, "
+        f"claim-by-claim report in {REPO_ROOT / 'paper_checks' / 'REPORT.md'}"
+    )
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:

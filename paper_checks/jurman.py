@@ -1,0 +1,565 @@
+"""Claims of Jurman & Furlanello (2010) and Jurman, Riccadonna & Furlanello (2012) that need no
+experiment: ranges, extreme cases, invariance, the constant matrix, the definitions of MCC, and
+the two printed forms of Eq. (3).
+
+The claims backed by an experiment (the 200,000 random matrices, the exhaustive enumerations,
+the closed forms of the Z_A, dice and B(T, F) families) read the experiments' summaries.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+from scipy.stats import chi2_contingency
+
+import cenmcc
+from cenmcc import reference
+
+from .record import DIFFERS, REPRODUCED, Measured, Record, bound, exact, identity, printed
+from .search import (
+    compositions,
+    describe,
+    largest_gap,
+    marginals,
+    mcc_defined,
+    random_matrices,
+    search_stacks,
+    value_range,
+)
+from .sources import JURMAN2010, JURMAN2012
+
+#: Seed and size of the random search behind the claims about all matrices.
+SEED, N_RANDOM = 2012, 3000
+#: Sizes N > 2 for the multi-class claims, and the papers' range of N for the families.
+MULTICLASS = (3, 4, 5, 8, 12, 30)
+PAPER_N = tuple(range(3, 31))
+
+
+def _stacks(sizes=MULTICLASS):
+    return search_stacks(SEED, N_RANDOM, sizes)
+
+
+def cen_range():
+    return Measured(
+        value_range(_stacks(), cenmcc.cen),
+        "min and max of CEN over " + describe(SEED, N_RANDOM, MULTICLASS),
+    )
+
+
+def cen_complete_misclassification():
+    gaps = [
+        abs(float(cenmcc.cen(F * (1 - np.eye(N, dtype=np.int64)))) - 1.0)
+        for N in PAPER_N
+        for F in (1, 7, 1000)
+    ]
+    return Measured(max(gaps), "max |CEN - 1| of (1 - δ_ij) F for N = 3..30, F = 1, 7, 1000")
+
+
+def _binary_family(T, F):
+    """The stack of matrices [[T, F], [F, T]] for broadcast arrays T, F."""
+    T, F = np.broadcast_arrays(T, F)
+    return np.stack([np.stack([T, F], axis=-1), np.stack([F, T], axis=-1)], axis=-2)
+
+
+def binary_cen_above_one():
+    T, F = np.meshgrid(np.arange(1, 201), np.arange(1, 201), indexing="ij")
+    below = T < F
+    values = cenmcc.cen(_binary_family(T[below], F[below]))
+    everything = cenmcc.cen(_binary_family(T, F))
+    i = int(np.argmax(everything))
+    return Measured(
+        values.min(),
+        f"min of CEN([[T, F], [F, T]]) over 0 < T < F <= 200; the largest CEN on the grid "
+        f"1 <= T, F <= 200 is {everything.max():.4f}, at T/F = {T.flat[i]}/{F.flat[i]}",
+    )
+
+
+def binary_cen_total_misclassification():
+    values = cenmcc.cen(_binary_family(0, np.arange(1, 101)))
+    return Measured(np.abs(values - 1).max(), "max |CEN([[0, F], [F, 0]]) - 1| for F = 1..100")
+
+
+def mcc_range():
+    stacks = search_stacks(SEED, N_RANDOM)
+    return Measured(
+        value_range(stacks, cenmcc.mcc, where=mcc_defined),
+        "min and max of the MCC (where defined) over " + describe(SEED, N_RANDOM),
+    )
+
+
+def perfect_classification():
+    rng = np.random.default_rng(SEED)
+    mcc_lo, cen_hi = np.inf, -np.inf
+    for N in (2, *PAPER_N):
+        C = np.einsum("ni,ij->nij", rng.integers(1, 1000, size=(100, N)), np.eye(N, dtype=int))
+        mcc_lo = min(mcc_lo, float(cenmcc.mcc(C).min()))
+        cen_hi = max(cen_hi, float(cenmcc.cen(C).max()))
+    return Measured(
+        (mcc_lo, cen_hi),
+        "smallest MCC and largest CEN of 100 random diagonal matrices for each N = 2..30",
+    )
+
+
+def mcc_two_symmetric_entries():
+    rng = np.random.default_rng(SEED)
+    gaps = []
+    for N in (2, *PAPER_N):
+        C = np.zeros((100, N, N), dtype=np.int64)
+        i, j = rng.integers(0, N, size=(2, 100))
+        j = np.where(i == j, (j + 1) % N, j)
+        C[np.arange(100), i, j] = rng.integers(1, 1000, size=100)
+        C[np.arange(100), j, i] = rng.integers(1, 1000, size=100)
+        gaps.append(np.abs(cenmcc.mcc(C) + 1).max())
+    return Measured(
+        max(gaps),
+        "max |MCC + 1| of 100 random matrices per N = 2..30 that are zero but for two "
+        "symmetric entries C_ij, C_ji (any positive values)",
+    )
+
+
+def mcc_single_column():
+    rng = np.random.default_rng(SEED)
+    values = []
+    for N in (2, *PAPER_N):
+        C = np.zeros((100, N, N), dtype=np.int64)
+        C[np.arange(100), :, rng.integers(0, N, size=100)] = rng.integers(1, 1000, size=(100, N))
+        values.append(np.abs(cenmcc.mcc(C)).max())
+    return Measured(max(values), "max |MCC| of 100 random single-column matrices per N = 2..30")
+
+
+def mcc_constant():
+    values = [abs(float(cenmcc.mcc(np.full((N, N), F)))) for N in (2, *PAPER_N) for F in (1, 9)]
+    return Measured(max(values), "max |MCC| of the constant matrices, N = 2..30, F = 1 and 9")
+
+
+def cen_constant():
+    N = np.array(PAPER_N)
+    closed = (1 - 1 / N) * np.log(2 * N) / np.log(2 * N - 2)
+    measured = np.array([float(cenmcc.cen(np.ones((n, n), dtype=np.int64))) for n in PAPER_N])
+    return Measured(
+        np.abs(measured - closed).max(),
+        "max |CEN(constant) - (1 - 1/N) log_{2N-2}(2N)| for N = 3..30",
+    )
+
+
+def box1c_cen():
+    C = np.zeros((4, 4), dtype=np.int64)
+    C[:, 0] = 1
+    return Measured(cenmcc.cen(C), "cenmcc.cen of N = 4, one sample per class, all predicted as 1")
+
+
+def single_column_cen_spread():
+    rng = np.random.default_rng(SEED)
+    C = np.zeros((1000, 4, 4), dtype=np.int64)
+    C[np.arange(1000), :, rng.integers(0, 4, size=1000)] = rng.integers(1, 1000, size=(1000, 4))
+    values = cenmcc.cen(C)
+    return Measured(
+        values.max() - values.min(),
+        f"spread of CEN over 1,000 random single-column 4 x 4 matrices: from {values.min():.4f} "
+        f"to {values.max():.4f}",
+    )
+
+
+def scale_invariance():
+    stacks = search_stacks(SEED, N_RANDOM // 3, (2, *MULTICLASS))
+    gaps = []
+    for factor in (2, 3, 10, 1000):
+        gaps.append(largest_gap(stacks, cenmcc.cen, lambda C, f=factor: cenmcc.cen(f * C)))
+        gaps.append(
+            largest_gap(
+                stacks, cenmcc.mcc, lambda C, f=factor: cenmcc.mcc(f * C), where=mcc_defined
+            )
+        )
+    return Measured(
+        max(gaps),
+        "max |m(λC) - m(C)| for m = CEN, MCC, λ = 2, 3, 10, 1000 over "
+        + describe(SEED, N_RANDOM // 3, (2, *MULTICLASS)),
+    )
+
+
+def _independent(N: int, n: int = 1000):
+    """``n`` rank-one matrices ``r c^T``: predictions independent of the truth."""
+    rng = np.random.default_rng(SEED + N)
+    r, c = rng.integers(1, 30, size=(2, n, N))
+    return np.einsum("ni,nj->nij", r, c)
+
+
+def random_classification_mcc():
+    values = [np.abs(cenmcc.mcc(_independent(N))).max() for N in (2, *PAPER_N)]
+    return Measured(max(values), "max |MCC| of 1,000 random rank-one matrices r c^T per N = 2..30")
+
+
+def random_classification_cen():
+    values = cenmcc.cen(_independent(4))
+    return Measured(
+        values.max() - values.min(),
+        f"spread of CEN over 1,000 random rank-one 4 x 4 matrices: from {values.min():.4f} to "
+        f"{values.max():.4f}",
+    )
+
+
+def _small(sizes=(2, 3, 4, 6), n: int = 60):
+    """Small matrices for the slow literal transcriptions of :mod:`cenmcc.reference`."""
+    return {N: random_matrices(SEED + N, n, N) % 12 + np.eye(N, dtype=np.int64) for N in sizes}
+
+
+def eq2_triple_sum():
+    def literal(C):
+        return np.array([reference.mcc_triple_sum(M) for M in C])
+
+    return Measured(
+        largest_gap(_small(), literal, cenmcc.mcc, where=mcc_defined),
+        "max |Eq. (2), transcribed literally (cenmcc.reference) - cenmcc.mcc| over 60 small "
+        "random matrices per N = 2, 3, 4, 6",
+    )
+
+
+def covariance_definition():
+    def literal(C):
+        return np.array([reference.mcc_covariance(M) for M in C])
+
+    return Measured(
+        largest_gap(_small(), literal, cenmcc.mcc, where=mcc_defined),
+        "max |cov(X, Y) / sqrt(cov(X, X) cov(Y, Y)) on one-hot samples (cenmcc.reference) - "
+        "cenmcc.mcc| over 60 small random matrices per N = 2, 3, 4, 6",
+    )
+
+
+#: Matrices given to scipy's chi2_contingency, one call each.
+N_PHI = 300
+
+
+def phi_is_root_chi2():
+    stack = search_stacks(SEED, N_RANDOM, (2,))[2]
+    t, p, _, _ = marginals(stack)
+    stack = stack[np.all(t > 0, axis=-1) & np.all(p > 0, axis=-1)][:N_PHI]
+    chi2 = np.array([chi2_contingency(C, correction=False).statistic for C in stack])
+    root = np.sqrt(chi2 / stack.sum(axis=(1, 2)))
+    return Measured(
+        np.abs(np.abs(cenmcc.mcc(stack)) - root).max(),
+        f"max ||MCC| - sqrt(χ²/n)| (scipy's chi2_contingency, no continuity correction) over "
+        f"the first {len(stack)} 2 x 2 matrices with no empty row or column of "
+        + describe(SEED, N_RANDOM, (2,)),
+    )
+
+
+def _wrong(C):
+    _, _, c, s = marginals(C)
+    return c < s
+
+
+def _eq3_second_line(C):
+    N = C.shape[-1]
+    return 1 - np.log(1 - cenmcc.accuracy(C)) / np.log(2 * N - 2)
+
+
+def eq3_preprint_lines():
+    def first(C):
+        N = C.shape[-1]
+        return 1 + np.log(C.sum(axis=(-2, -1)) / N) / np.log(2 * N - 2)
+
+    return Measured(
+        largest_gap(_stacks(), first, _eq3_second_line, where=_wrong),
+        "max |1 + log_{2N-2}(sum C_ij / N) - (1 - log_{2N-2}(1 - ACC))| over "
+        + describe(SEED, N_RANDOM, MULTICLASS)
+        + " (ACC < 1)",
+    )
+
+
+def eq3_journal_lines():
+    def first(C):
+        N = C.shape[-1]
+        _, _, c, s = marginals(C)
+        return 1 + np.log(s / (s - c)) / np.log(2 * N - 2)
+
+    return Measured(
+        largest_gap(_stacks(), first, _eq3_second_line, where=_wrong),
+        "max |1 + log_{2N-2}(sum C_ij / sum_{i != j} C_ij) - (1 - log_{2N-2}(1 - ACC))| over "
+        + describe(SEED, N_RANDOM, MULTICLASS)
+        + " (ACC < 1)",
+    )
+
+
+def eq3_zero_at_perfect():
+    cen_perfect = max(float(cenmcc.cen(np.eye(N, dtype=np.int64))) for N in PAPER_N)
+    nearly = []
+    for N in PAPER_N:
+        C = 10**9 * np.eye(N, dtype=np.int64)
+        C[N - 1, 0] = 1
+        nearly.append(float(cenmcc.tmcc(C)))
+    return Measured(
+        (cen_perfect, max(nearly)),
+        "largest CEN of the identity matrices, and largest tMCC of 10^9 I plus one error, "
+        "N = 3..30 (tMCC is 0 * inf at ACC = 1: its limit is checked)",
+    )
+
+
+def _binary_matrices(s: int) -> int:
+    """Number of 2 x 2 count matrices with total s: C(s + 3, 3), by stars and bars."""
+    return comb(s + 3, 3)
+
+
+def binary_count():
+    for s in range(13):  # the closed form against an explicit enumeration
+        if len(compositions(s, 4)) != _binary_matrices(s):
+            raise AssertionError(f"stars and bars disagree with the enumeration at s = {s}")
+    printed_range = sum(_binary_matrices(s) for s in range(2, 101))
+    from_one = sum(_binary_matrices(s) for s in range(1, 101))
+    return Measured(
+        printed_range,
+        f"sum of C(s + 3, 3) over 2 <= s <= 100 (checked against an enumeration for s <= 12); "
+        f"over 1 <= s <= 100 it is {from_one:,}",
+    )
+
+
+def _both(where2010: str, where2012: str) -> str:
+    return f"{JURMAN2012}, {where2012}; {JURMAN2010}, {where2010}"
+
+
+RECORDS = (
+    Record(
+        id="plos2012-cen-range",
+        source=_both("Sec. 2", "Methods, 'Confusion Entropy'"),
+        claim="For N > 2, CEN ranges between 0 (perfect classification) and 1 (complete "
+        "misclassification).",
+        published=bound("[0, 1]", (0.0, 1.0)),
+        compute=cen_range,
+        verdict=REPRODUCED,
+        measured=(-3.301040480133633e-16, 1.0),
+        headline=True,
+        note="Also proven: CEN_j <= max over q in (0, 1] of q (1 - log_b q) with b = 2(N-1) >= 4 "
+        "> e, an increasing function, so CEN_j <= 1 and CEN = sum_j P_j CEN_j <= 1. For b = 2 "
+        "(N = 2) the maximum is 2/(e ln 2) = 1.0615 > 1.",
+    ),
+    Record(
+        id="plos2012-cen-complete-misclassification",
+        source=_both("Sec. 2", "Methods, 'Confusion Entropy'"),
+        claim="CEN = 1 for complete misclassification C_ij = (1 - δ_ij) F, N > 2.",
+        published=identity("CEN = 1"),
+        compute=cen_complete_misclassification,
+        verdict=REPRODUCED,
+        measured=3.4416913763379853e-15,
+        note="It is 1 for N = 2 as well; what fails for N = 2 is the bound CEN <= 1.",
+    ),
+    Record(
+        id="plos2012-binary-cen-above-one",
+        source=_both("Sec. 2.1", "'The binary case'"),
+        claim="In the binary case CEN([[T, F], [F, T]]) > 1 whenever 0 < T < F.",
+        published=bound("CEN > 1", 1.0),
+        compute=binary_cen_above_one,
+        verdict=REPRODUCED,
+        measured=1.0006961135075798,
+        relation=">",
+        headline=True,
+    ),
+    Record(
+        id="plos2012-binary-cen-total-misclassification",
+        source=_both("Sec. 2.1", "'The binary case'"),
+        claim="The bound CEN = 1 is attained for T = 0, total misclassification.",
+        published=identity("CEN([[0, F], [F, 0]]) = 1"),
+        compute=binary_cen_total_misclassification,
+        verdict=REPRODUCED,
+        measured=1.6653345369377348e-15,
+        note="The value 1 is attained at T = 0; the largest CEN of the family, 2/(e ln 2) = "
+        "1.0615 at T/F = e/2 - 1, is inside 0 < T < F (see the detail).",
+    ),
+    Record(
+        id="plos2012-binary-count",
+        source=f"{JURMAN2012}, 'The binary case'",
+        claim="There are 4,598,125 possible confusion matrices of a binary task on s samples, "
+        "2 <= s <= 100.",
+        published=exact(4598125, "4,598,125"),
+        compute=binary_count,
+        verdict=DIFFERS,
+        measured=4598121.0,
+        headline=True,
+        reason="For 2 <= s <= 100 there are 4,598,121 matrices; 4,598,125 is the count for "
+        "1 <= s <= 100 (the four matrices with one sample included).",
+        note="Whether the printed r ≈ 0.63 used s = 1 too is for the binary experiment to tell.",
+    ),
+    Record(
+        id="plos2012-mcc-range",
+        source=_both("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
+        claim="MCC lives in the range [-1, 1].",
+        published=bound("[-1, 1]", (-1.0, 1.0)),
+        compute=mcc_range,
+        verdict=REPRODUCED,
+        measured=(-1.0, 1.0),
+        note="Measured: the smallest and largest MCC found; both ends are attained.",
+    ),
+    Record(
+        id="plos2012-perfect-classification",
+        source=_both("Sec. 2", "Methods"),
+        claim="Perfect classification has MCC = 1 and CEN = 0.",
+        published=bound("MCC = 1, CEN = 0", (1.0, 0.0)),
+        compute=perfect_classification,
+        verdict=REPRODUCED,
+        measured=(1.0, 0.0),
+    ),
+    Record(
+        id="plos2012-mcc-minus-one",
+        source=_both("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
+        claim="MCC = -1 for a matrix that is zero but for two symmetric entries C_ij, C_ji "
+        "(preprint: 'reached'; journal: 'asymptotically reached').",
+        published=identity("MCC = -1"),
+        compute=mcc_two_symmetric_entries,
+        verdict=REPRODUCED,
+        measured=0.0,
+        note="Exactly -1 for any positive values of the two entries and any N, so the "
+        "preprint's 'reached' is the precise statement; the other classes are then empty.",
+    ),
+    Record(
+        id="plos2012-mcc-zero-single-column",
+        source=_both("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
+        claim="MCC = 0 when the matrix is zero but for one column (all samples predicted as one "
+        "class).",
+        published=identity("MCC = 0"),
+        compute=mcc_single_column,
+        verdict=REPRODUCED,
+        measured=0.0,
+        warns=True,
+        note="By convention: the MCC is then 0/0, and cenmcc fills 0 with a warning.",
+    ),
+    Record(
+        id="plos2012-mcc-zero-constant",
+        source=_both("Sec. 2", "Methods; Fig. 1, Box 2"),
+        claim="MCC = 0 for the constant matrix C_ij = F, whatever N.",
+        published=identity("MCC = 0"),
+        compute=mcc_constant,
+        verdict=REPRODUCED,
+        measured=0.0,
+    ),
+    Record(
+        id="plos2012-cen-constant",
+        source=_both("Sec. 2", "'Relationships between CEN and MCC'; Fig. 1, Box 2"),
+        claim="CEN of the constant matrix is (1 - 1/N) log_{2N-2}(2N), a function of N.",
+        published=identity("(1 - 1/N) log_{2N-2}(2N)"),
+        compute=cen_constant,
+        verdict=REPRODUCED,
+        measured=4.440892098500626e-16,
+        headline=True,
+    ),
+    Record(
+        id="plos2012-box1c-cen",
+        source=f"{JURMAN2012}, 'Relationships between CEN and MCC'; Fig. 1, Box 1(c)",
+        claim="N = 4, all samples classified as one class: MCC = 0 while CEN ≈ 0.337.",
+        published=printed("0.337"),
+        compute=box1c_cen,
+        verdict=REPRODUCED,
+        measured=0.33684165063897265,
+        headline=True,
+        note="Fig. 1 is not in the text: the matrix is rebuilt as equal class sizes, all "
+        "predicted as one class (any class, any common size gives the same CEN).",
+    ),
+    Record(
+        id="arxiv2010-single-column-cen-varies",
+        source=f"{JURMAN2010}, Sec. 2",
+        claim="When only a single column is non-zero (MCC = 0), CEN can take many values, "
+        "depending on the column's entries.",
+        published=bound("CEN not constant", 0.0),
+        compute=single_column_cen_spread,
+        verdict=REPRODUCED,
+        measured=0.23727860390033917,
+        relation=">",
+        note="Measured: the spread (max - min) of CEN.",
+    ),
+    Record(
+        id="plos2012-scale-invariance",
+        source=_both("Sec. 2", "'Relationships between CEN and MCC'"),
+        claim="Both CEN and MCC are invariant under multiplication of the whole matrix by a "
+        "scalar.",
+        published=identity("m(λC) = m(C)"),
+        compute=scale_invariance,
+        verdict=REPRODUCED,
+        measured=3.552713678800501e-15,
+    ),
+    Record(
+        id="plos2012-random-classification-mcc",
+        source=_both("Sec. 2", "'The dice rolling case'"),
+        claim="MCC = 0 in all the cases where random classification (no learning) happens.",
+        published=identity("MCC = 0"),
+        compute=random_classification_mcc,
+        verdict=REPRODUCED,
+        measured=0.0,
+        note="Random classification read as predictions independent of the truth: C = r c^T.",
+    ),
+    Record(
+        id="plos2012-random-classification-cen",
+        source=_both("Sec. 2", "'The dice rolling case'"),
+        claim="CEN has no unique value for random classification.",
+        published=bound("CEN not constant", 0.0),
+        compute=random_classification_cen,
+        verdict=REPRODUCED,
+        measured=0.35606646401242137,
+        relation=">",
+        note="Measured: the spread (max - min) of CEN over independent predictions.",
+    ),
+    Record(
+        id="plos2012-eq2-triple-sum",
+        source=_both("Sec. 2, Eq. (2)", "Methods, Eq. (2)"),
+        claim="In terms of the confusion matrix the MCC is the triple-sum ratio of Eq. (2).",
+        published=identity("Eq. (2) = MCC"),
+        compute=eq2_triple_sum,
+        verdict=REPRODUCED,
+        measured=2.220446049250313e-16,
+    ),
+    Record(
+        id="plos2012-mcc-covariance",
+        source=_both("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
+        claim="MCC = cov(X, Y) / sqrt(cov(X, X) cov(Y, Y)) on the one-hot sample matrices, with "
+        "cov(X, Y) = sum_k w_k cov(X_k, Y_k), w_k = 1/N.",
+        published=identity("covariance ratio = MCC"),
+        compute=covariance_definition,
+        verdict=REPRODUCED,
+        measured=3.3306690738754696e-16,
+    ),
+    Record(
+        id="plos2012-phi-chi2",
+        source=_both("Sec. 1", "Introduction"),
+        claim="For a 2 x 2 table the MCC is the phi coefficient, the square root of the average "
+        "χ² statistic, sqrt(χ²/n).",
+        published=identity("|MCC| = sqrt(χ²/n)"),
+        compute=phi_is_root_chi2,
+        verdict=REPRODUCED,
+        measured=2.220446049250313e-16,
+        note="Up to the sign, which χ² does not carry.",
+    ),
+    Record(
+        id="arxiv2010-eq3-lines",
+        source=f"{JURMAN2010}, Sec. 2, Eq. (3)",
+        claim="The two lines of Eq. (3) agree: 1 + log_{2N-2}(sum_ij C_ij / N) = "
+        "1 - log_{2N-2}(1 - ACC).",
+        published=identity("first line = second line"),
+        compute=eq3_preprint_lines,
+        verdict=DIFFERS,
+        measured=5.101877915984652,
+        reason="The preprint's first line divides by N instead of by the number of errors, so it "
+        "is not scale-invariant and differs from the second line.",
+        note="The journal prints sum_{i != j} C_ij, which makes the two lines equal "
+        "(plos2012-eq3-lines).",
+    ),
+    Record(
+        id="plos2012-eq3-lines",
+        source=f"{JURMAN2012}, 'Relationships between CEN and MCC', Eq. (3)",
+        claim="The two lines of Eq. (3) agree: 1 + log_{2N-2}(sum_ij C_ij / sum_{i != j} C_ij) = "
+        "1 - log_{2N-2}(1 - ACC).",
+        published=identity("first line = second line", tolerance=1e-10),
+        compute=eq3_journal_lines,
+        verdict=REPRODUCED,
+        measured=3.6903813338540203e-13,
+        note="Tolerance 1e-10: log(1 - ACC) loses digits when one error sits among 30,000 "
+        "samples (the adversarial case).",
+    ),
+    Record(
+        id="plos2012-eq3-zero-at-perfect",
+        source=_both("Sec. 2, Eq. (3)", "Eq. (3)"),
+        claim="Both sides of Eq. (3) are zero when MCC = ACC = 1.",
+        published=bound("CEN = 0 and tMCC -> 0", (0.0, 0.0), tolerance=1e-6),
+        compute=eq3_zero_at_perfect,
+        verdict=REPRODUCED,
+        measured=(0.0, 5.580385115160005e-09),
+        note="tMCC at ACC = 1 is (1 - MCC)(1 - log(0)) = 0 * inf; it tends to 0 like "
+        "(log T)/T, hence the tolerance 1e-6 at T = 10^9.",
+    ),
+)

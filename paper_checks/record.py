@@ -1,0 +1,281 @@
+"""What a claim record is, and the one rule that turns a measurement into a verdict.
+
+A :class:`Record` holds one numeric or analytic claim of a source: where it is printed, the claim
+in words, the published value with its tolerance (and why that tolerance), the named function that
+measures it, and what was recorded when the record was written (the verdict and the measured
+value). :func:`evaluate` runs the function and derives the verdict from the measurement alone:
+
+- ``reproduced``: the measured value satisfies the claimed relation to the published value
+  within the tolerance;
+- ``differs``: it does not (the record's note says why, and where the printed value comes from);
+- ``not checkable``: the function returned :class:`NotCheckable`, with the reason.
+
+The recorded verdict and value never enter the computation; they are what the runner and the
+tests compare against.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+REPRODUCED = "reproduced"
+DIFFERS = "differs"
+NOT_CHECKABLE = "not checkable"
+VERDICTS = (REPRODUCED, DIFFERS, NOT_CHECKABLE)
+#: The outcome of a check that raised instead of measuring (never a recorded verdict).
+ERROR = "error"
+
+#: How the measured value must relate to the published one for the claim to hold.
+RELATIONS = {
+    "=": "equal within the tolerance",
+    "<=": "at most the published value (plus the tolerance)",
+    ">=": "at least the published value (minus the tolerance)",
+    "<": "strictly below the published value",
+    ">": "strictly above the published value",
+    "in": "inside the published interval (lo, hi), widened by the tolerance",
+    "covers": "an interval (lo, hi), widened by the tolerance, containing every published value",
+}
+
+#: A measured value matches the recorded one when equal within these (regression tolerance).
+RECORDED_RTOL = 1e-9
+RECORDED_ATOL = 1e-12
+
+Value = float | tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Published:
+    """A published value: the text as printed, its numeric reading and the tolerance.
+
+    Attributes
+    ----------
+    text : str
+        The value as the source prints it (or the claim's formula or bound, in short).
+    value : float or tuple of float or None
+        Its numeric reading; a tuple for a printed table or an interval; None when there is no
+        number to compare with.
+    tolerance : float
+        Allowed absolute deviation, per element for a tuple.
+    why : str
+        Why this tolerance (usually half a unit of the last printed digit).
+    """
+
+    text: str
+    value: Value | None
+    tolerance: float
+    why: str
+
+
+def half_unit(text: str) -> float:
+    """Half a unit of the last digit of a printed decimal number (``"0.408"`` -> ``0.0005``).
+
+    A trailing ``%`` counts the digits of the fraction it stands for (``"88.9%"`` -> ``0.0005``).
+    """
+    number = text.strip().rstrip("%")
+    decimals = len(number.partition(".")[2])
+    if text.strip().endswith("%"):
+        decimals += 2
+    return 0.5 * 10.0**-decimals
+
+
+def _reading(text: str) -> float:
+    number = text.strip()
+    if number.endswith("%"):
+        return float(number[:-1]) / 100.0
+    return float(number)
+
+
+def printed(*texts: str, label: str | None = None) -> Published:
+    """A value printed as decimal text, with half a unit of the last printed digit as tolerance.
+
+    Several texts make a tuple (a printed table); the tolerance is the largest half unit.
+    """
+    values = tuple(_reading(t) for t in texts)
+    return Published(
+        text=label or ", ".join(texts),
+        value=values[0] if len(values) == 1 else values,
+        tolerance=max(half_unit(t) for t in texts),
+        why="half a unit of the last printed digit",
+    )
+
+
+def exact(value: Value, text: str | None = None) -> Published:
+    """A printed integer (a count, a class size): no tolerance."""
+    shown = text if text is not None else str(value)
+    return Published(text=shown, value=value, tolerance=0.0, why="integer counts")
+
+
+def expression(text: str, value: float) -> Published:
+    """A printed arithmetic expression (e.g. ``(6 + 9 + 10 + 12) / 52``), evaluated exactly."""
+    return Published(
+        text=text, value=value, tolerance=1e-12, why="the printed expression itself; rounding only"
+    )
+
+
+def identity(text: str, tolerance: float = 1e-12) -> Published:
+    """A stated identity or formula: the measured value is the largest gap between its sides."""
+    return Published(
+        text=text,
+        value=0.0,
+        tolerance=tolerance,
+        why="floating-point rounding only (an identity holds exactly)",
+    )
+
+
+def bound(text: str, value: Value, tolerance: float = 1e-12) -> Published:
+    """A stated bound, interval or comparison, checked up to floating-point rounding."""
+    return Published(text=text, value=value, tolerance=tolerance, why="floating-point rounding")
+
+
+def unavailable(text: str, value: Value | None = None) -> Published:
+    """A printed value whose inputs are not available here (see the record's note)."""
+    return Published(text=text, value=value, tolerance=0.0, why="not computed: inputs missing")
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What a check function measured; ``detail`` says on what (added to the report's note)."""
+
+    value: Value
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class NotCheckable:
+    """Returned by a check function when the claim cannot be computed here, with the reason."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Record:
+    """One claim of one source, its check, and what was recorded when the check was written.
+
+    Attributes
+    ----------
+    id : str
+        ``<source>-<what>``, e.g. ``grandini2020-fig7-mcc``; the pytest id.
+    source : str
+        Bibliographic reference and location (section, figure, equation).
+    claim : str
+        The claim in words.
+    published : Published
+        The published value and its tolerance.
+    compute : callable
+        A named function without arguments returning :class:`Measured` or :class:`NotCheckable`.
+    verdict : str
+        The verdict recorded when the record was written (one of :data:`VERDICTS`).
+    measured : float or tuple of float or None
+        The measured value recorded then (None for ``not checkable``).
+    reason : str
+        For ``differs``: why, in one line (the README lists it).
+    note : str
+        Anything else a reader needs: how it is computed, a proof, and for ``not checkable``
+        what is missing.
+    relation : str
+        How measured and published must relate for the claim to hold (see :data:`RELATIONS`).
+    headline : bool
+        Shown in the README's results table.
+    warns : bool
+        The computation meets a 0/0 and emits ``cenmcc.UndefinedMetricWarning`` (by design).
+    """
+
+    id: str
+    source: str
+    claim: str
+    published: Published
+    compute: Callable[[], Measured | NotCheckable]
+    verdict: str
+    measured: Value | None
+    reason: str = ""
+    note: str = ""
+    relation: str = "="
+    headline: bool = False
+    warns: bool = False
+
+    def __post_init__(self):
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"{self.id}: verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.relation not in RELATIONS:
+            raise ValueError(f"{self.id}: relation must be one of {list(RELATIONS)}")
+        if self.verdict == DIFFERS and not self.reason:
+            raise ValueError(f"{self.id}: a 'differs' record needs a reason")
+        if self.verdict == NOT_CHECKABLE and not self.note:
+            raise ValueError(f"{self.id}: a 'not checkable' record needs a note")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of running one record's check."""
+
+    record: Record
+    verdict: str
+    measured: Value | None
+    detail: str
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def as_recorded(self) -> bool:
+        """The verdict and the measured value are the recorded ones."""
+        return self.verdict == self.record.verdict and same_value(
+            self.measured, self.record.measured
+        )
+
+
+def _elements(value: Value) -> tuple[float, ...]:
+    return tuple(value) if isinstance(value, tuple) else (value,)
+
+
+def holds(measured: Value, published: Published, relation: str) -> bool:
+    """Whether ``measured`` stands in ``relation`` to the published value (element by element)."""
+    tol = published.tolerance
+    if relation == "in":
+        lo, hi = published.value
+        return all(lo - tol <= m <= hi + tol for m in _elements(measured))
+    if relation == "covers":
+        lo, hi = measured
+        return all(lo - tol <= p <= hi + tol for p in _elements(published.value))
+    pub = _elements(published.value)
+    got = _elements(measured)
+    if len(pub) == 1:
+        pub = pub * len(got)
+    if len(pub) != len(got):
+        raise ValueError(f"measured {measured!r} and published {published.value!r} differ in size")
+    compare = {
+        "=": lambda m, p: abs(m - p) <= tol,
+        "<=": lambda m, p: m <= p + tol,
+        ">=": lambda m, p: m >= p - tol,
+        "<": lambda m, p: m < p,
+        ">": lambda m, p: m > p,
+    }[relation]
+    return all(compare(m, p) for m, p in zip(got, pub, strict=True))
+
+
+def same_value(a: Value | None, b: Value | None) -> bool:
+    """Equal up to :data:`RECORDED_RTOL` / :data:`RECORDED_ATOL` (None equals None only)."""
+    if a is None or b is None:
+        return a is None and b is None
+    ea, eb = _elements(a), _elements(b)
+    return len(ea) == len(eb) and all(
+        math.isclose(x, y, rel_tol=RECORDED_RTOL, abs_tol=RECORDED_ATOL)
+        for x, y in zip(ea, eb, strict=True)
+    )
+
+
+def evaluate(record: Record) -> Outcome:
+    """Run the record's check; the verdict follows from the measurement (warnings pass through)."""
+    result = record.compute()
+    if isinstance(result, NotCheckable):
+        return Outcome(record, NOT_CHECKABLE, None, result.reason)
+    value = _as_value(result.value)
+    verdict = REPRODUCED if holds(value, record.published, record.relation) else DIFFERS
+    return Outcome(record, verdict, value, result.detail)
+
+
+def _as_value(value) -> Value:
+    """Plain Python floats (NumPy scalars and arrays become floats and tuples)."""
+    if isinstance(value, tuple | list) or getattr(value, "ndim", 0) > 0:
+        return tuple(float(v) for v in value)
+    return float(value)

@@ -1,0 +1,269 @@
+"""paper_checks: every record measures its recorded value and verdict; the runner and README agree.
+
+Each record is its own test (its id is the test id): a change in cenmcc, in an experiment or in a
+record that moves a measured value or flips a verdict fails here, by name.
+"""
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+import cenmcc
+from experiments import __main__ as experiments_main
+from paper_checks import report, summaries
+from paper_checks.__main__ import run
+from paper_checks.iris import SPECIES, gaussian_naive_bayes, load_iris, random_splits
+from paper_checks.record import (
+    DIFFERS,
+    NOT_CHECKABLE,
+    REPRODUCED,
+    Measured,
+    NotCheckable,
+    Record,
+    bound,
+    evaluate,
+    half_unit,
+    holds,
+    printed,
+    same_value,
+)
+from paper_checks.registry import REGISTRY, check_registry
+from paper_checks.search import compositions, matrices_with_row_sums
+from paper_checks.tutorial import _dollar, _r_not_equal
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("record", REGISTRY, ids=[r.id for r in REGISTRY])
+def test_record_measures_its_recorded_value_and_verdict(record):
+    if record.warns:
+        with pytest.warns(cenmcc.UndefinedMetricWarning):
+            outcome = evaluate(record)
+    else:
+        outcome = evaluate(record)  # any warning is an error here (filterwarnings = error)
+    assert outcome.verdict == record.verdict, outcome.detail
+    assert same_value(outcome.measured, record.measured), (outcome.measured, record.measured)
+
+
+def test_registry_is_large_unique_and_covers_every_source():
+    check_registry(REGISTRY)
+    assert len(REGISTRY) > 40
+    prefixes = {r.id.split("-")[0] for r in REGISTRY}
+    assert prefixes == {"plos2012", "arxiv2010", "grandini2020", "tutorial", "mccpost"}
+    assert {r.verdict for r in REGISTRY} == {REPRODUCED, DIFFERS, NOT_CHECKABLE}
+
+
+def test_check_registry_rejects_duplicates_and_unknown_sources():
+    with pytest.raises(ValueError, match="duplicated"):
+        check_registry([REGISTRY[0], REGISTRY[0]])
+    with pytest.raises(ValueError, match="must start with"):
+        check_registry([_record(id="nature1999-x")])
+
+
+def test_printed_tolerance_is_half_a_unit_of_the_last_digit():
+    assert half_unit("0.408") == pytest.approx(0.0005)
+    assert half_unit("1") == pytest.approx(0.5)
+    p = printed("88.9%")
+    assert p.value == pytest.approx(0.889)
+    assert p.tolerance == pytest.approx(0.0005)
+    table = printed("0.5625000", "0.2")
+    assert table.value == (0.5625, 0.2)
+    assert table.tolerance == pytest.approx(0.05)
+
+
+def test_relations():
+    assert holds(0.4082, printed("0.408"), "=")
+    assert not holds(0.6667, printed("0.66"), "=")
+    assert holds((-1.0, -0.4), bound("[-1, 0]", (-1.0, 0.0)), "in")
+    assert not holds((-1.0, 0.1), bound("[-1, 0]", (-1.0, 0.0)), "in")
+    assert not holds(1.0, bound("< 1", 1.0), "<")
+    assert holds(1.0 + 1e-13, bound("<= 1", 1.0), "<=")
+    assert holds((0.0, 1.0), bound("[0, 1]", (0.0, 1.0)), "=")
+
+
+def test_a_record_cannot_differ_without_a_reason():
+    with pytest.raises(ValueError, match="reason"):
+        _record(verdict=DIFFERS)
+    with pytest.raises(ValueError, match="note"):
+        _record(verdict=NOT_CHECKABLE)
+
+
+def test_not_checkable_comes_from_the_check():
+    record = _record(compute=lambda: NotCheckable("no data"), verdict=NOT_CHECKABLE, note="x")
+    outcome = evaluate(record)
+    assert (outcome.verdict, outcome.measured, outcome.detail) == (NOT_CHECKABLE, None, "no data")
+
+
+def _record(**changes) -> Record:
+    fields = {
+        "id": "grandini2020-test",
+        "source": "test",
+        "claim": "1 + 1 = 2",
+        "published": printed("2"),
+        "compute": lambda: Measured(1 + 1),
+        "verdict": REPRODUCED,
+        "measured": 2.0,
+    }
+    fields.update(changes)
+    return Record(**fields)
+
+
+def test_runner_exits_1_and_names_a_record_whose_verdict_changed(tmp_path, capsys):
+    right = _record()
+    wrong = _record(id="grandini2020-wrong", compute=lambda: Measured(3.0), measured=3.0)
+    assert run([right], out=tmp_path) == 0
+    assert run([right, wrong], out=tmp_path) == 1
+    assert "grandini2020-wrong: differs (recorded: reproduced)" in capsys.readouterr().err
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["all_as_recorded"] is False
+    assert [r["verdict"] for r in saved["records"]] == [REPRODUCED, DIFFERS]
+
+
+def test_runner_reports_a_check_that_raises_and_keeps_going(tmp_path):
+    def broken():
+        raise ZeroDivisionError("oops")
+
+    assert run([_record(id="grandini2020-broken", compute=broken), _record()], out=tmp_path) == 1
+    text = (tmp_path / "REPORT.md").read_text()
+    assert "ZeroDivisionError: oops" in text
+    assert "2 claims: 1 reproduced, 0 differ, 0 not checkable, 1 failed to run" in text
+
+
+def test_report_has_the_counts_and_one_row_per_record(tmp_path):
+    records = REGISTRY[:3] + tuple(r for r in REGISTRY if r.warns)[:1]
+    assert run(records, out=tmp_path) == 0
+    text = (tmp_path / "REPORT.md").read_text()
+    assert f"**{len(records)} claims: " in text
+    for r in records:
+        assert f"| `{r.id}` |" in text
+    assert "Warned: UndefinedMetricWarning" in text  # the warning is reported, not hidden
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert [r["id"] for r in saved["records"]] == [r.id for r in records]
+
+
+def test_readme_results_section_is_generated_from_the_registry():
+    current = report.readme_current((ROOT / "README.md").read_text())
+    assert current is not None, "README.md has no results section"
+    assert current == report.readme_section(REGISTRY), "run `python -m paper_checks --readme`"
+
+
+def test_update_readme_replaces_only_its_section(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{report.README_START}\nold\n{report.README_END}\noutro\n")
+    assert report.update_readme(REGISTRY[:2], readme)
+    text = readme.read_text()
+    assert text.startswith("intro\n")
+    assert text.endswith("\noutro\n")
+    assert report.readme_current(text) == report.readme_section(REGISTRY[:2])
+    assert not report.update_readme(REGISTRY[:2], readme)
+
+
+def test_load_summary_runs_the_experiment_only_when_its_summary_is_missing(tmp_path):
+    calls = []
+
+    def fake_run(command, figures):
+        calls.append((command, figures))
+        (figures / "demo").mkdir(parents=True)
+        (figures / "demo" / "summary.json").write_text('{"k_fit": {"a": 1.5}}')
+
+    first = summaries.load_summary("demo", "demo-cmd", figures=tmp_path, run=fake_run)
+    second = summaries.load_summary("demo", "demo-cmd", figures=tmp_path, run=fake_run)
+    assert first == second == {"k_fit": {"a": 1.5}}
+    assert calls == [("demo-cmd", tmp_path)]
+    assert summaries.summary_value(first, "k_fit.a") == 1.5
+    with pytest.raises(KeyError, match=r"k_fit\.b"):
+        summaries.summary_value(first, "k_fit.b")
+
+
+def test_load_summary_fails_clearly_when_the_experiment_writes_nothing(tmp_path):
+    with pytest.raises(RuntimeError, match="did not write"):
+        summaries.load_summary("demo", "demo-cmd", figures=tmp_path, run=lambda c, f: None)
+    with pytest.raises(LookupError, match="not available"):
+        summaries.run_experiment("no-such-experiment", tmp_path)
+
+
+def test_run_all_runs_the_checks_last_in_their_own_interpreter(monkeypatch, capsys):
+    commands = []
+
+    def fake_run(command, cwd, check):
+        commands.append((tuple(command), cwd))
+        return subprocess.CompletedProcess(command, 1)
+
+    monkeypatch.setattr(experiments_main, "ALL", ())
+    monkeypatch.setattr(experiments_main.subprocess, "run", fake_run)
+    parser = experiments_main.build_parser()
+    assert experiments_main.run_all(parser, quiet=True) == 1  # the checks' status is returned
+    assert commands == [((sys.executable, "-m", "paper_checks"), experiments_main.REPO_ROOT)]
+    assert "REPORT.md" in capsys.readouterr().out
+
+
+def test_experiments_never_import_paper_checks():
+    for path in (ROOT / "experiments").glob("*.py"):
+        assert "import paper_checks" not in path.read_text(), path
+        assert "from paper_checks" not in path.read_text(), path
+
+
+def test_r_semantics_behind_the_tutorial_micro_f1():
+    cm = {"positive": "A", "table": None}
+    assert _dollar(cm, "positive") == "A"
+    assert _dollar(cm, "posit") == "A"  # a unique prefix matches partially, as in R
+    assert _dollar(cm, "positie") is None  # the tutorial's typo matches nothing: NULL
+    assert _r_not_equal(np.array(["A", "B"]), None).size == 0  # logical(0): no row selected
+
+
+def test_enumeration_of_matrices_with_given_class_sizes():
+    assert compositions(3, 3).shape == (10, 3)  # C(5, 2)
+    assert np.all(compositions(3, 3).sum(axis=1) == 3)
+    M = matrices_with_row_sums((1, 2, 3))
+    assert M.shape == (3 * 6 * 10, 3, 3)
+    assert np.all(M.sum(axis=-1) == [1, 2, 3])
+    assert np.unique(M.reshape(len(M), -1), axis=0).shape[0] == len(M)
+
+
+def test_the_checks_run_silently_outside_pytest():
+    """The runner itself catches the warnings it reports (none leak to the console)."""
+    record = next(r for r in REGISTRY if r.warns)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        outcome = report.run_record(record)
+    assert outcome.warnings
+    assert outcome.as_recorded
+
+
+def test_shipped_iris_is_scikit_learns():
+    from sklearn.datasets import load_iris as sklearn_iris
+
+    X, y = load_iris()
+    reference = sklearn_iris()
+    np.testing.assert_array_equal(X, reference.data)
+    np.testing.assert_array_equal(y, reference.target)
+    assert tuple(reference.target_names) == SPECIES
+
+
+def test_gaussian_naive_bayes_against_a_literal_product_of_normal_densities():
+    X, y = load_iris()
+    train, test = next(random_splits(0, 1))
+    posterior = gaussian_naive_bayes(X[train], y[train], X[test], 3)
+    for row, x in zip(posterior, X[test], strict=True):
+        joint = []
+        for k in range(3):
+            members = X[train][y[train] == k]
+            density = norm.pdf(x, members.mean(axis=0), members.std(axis=0, ddof=1)).prod()
+            joint.append(density * len(members) / len(train))
+        np.testing.assert_allclose(row, np.array(joint) / sum(joint), rtol=1e-9, atol=1e-300)
+
+
+def test_hand_till_auc_on_the_iris_reconstruction_is_scikit_learns_one_vs_one_auc():
+    from sklearn.metrics import roc_auc_score
+
+    X, y = load_iris()
+    for train, test in random_splits(1, 20):
+        posterior = gaussian_naive_bayes(X[train], y[train], X[test], 3)
+        ours = cenmcc.hand_till_auc(y[test], posterior, labels=np.arange(3))
+        assert ours == pytest.approx(roc_auc_score(y[test], posterior, multi_class="ovo"))
