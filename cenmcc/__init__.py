@@ -22,6 +22,7 @@ from .comparison import (
 from .confusion import confusion_matrix
 from .correlation import cohen_kappa, expected_accuracy, mcc
 from .entropy import cen, cen_per_class
+from .enumeration import matrices_with_row_sums, matrices_with_total, weak_compositions
 from .exceptions import UndefinedMetricWarning
 from .families import (
     b_matrix,
@@ -42,6 +43,7 @@ from .scores import (
     log_loss,
     one_vs_rest_pr_curves,
 )
+from .ties import tie_ranks
 from .tmcc import K_PAPER, k_factor, tmcc
 
 __version__ = "0.1.0"
@@ -74,6 +76,8 @@ __all__ = [
     "hand_till_auc",
     "k_factor",
     "log_loss",
+    "matrices_with_row_sums",
+    "matrices_with_total",
     "mcc",
     "one_vs_rest_pr_curves",
     "pair_counts",
@@ -82,7 +86,9 @@ __all__ = [
     "single_column",
     "swapped_pair",
     "tie_groups",
+    "tie_ranks",
     "tmcc",
+    "weak_compositions",
     "weighted_accuracy",
     "z_a",
 ]

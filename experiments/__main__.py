@@ -18,10 +18,12 @@ from .paths import FIGURES, REPO_ROOT
 COMMANDS = {
     "benchmark": "experiments.benchmark",
     "families": "experiments.families",
+    "discriminancy": "experiments.discriminancy",
+    "binary": "experiments.binary_exhaustive",
 }
 
 #: The commands ``all`` runs, in order, with their defaults (the papers' settings).
-ALL = ("families",)
+ALL = ("families", "discriminancy", "binary")
 
 
 def build_parser() -> argparse.ArgumentParser:
