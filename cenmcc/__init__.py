@@ -10,6 +10,7 @@ Undefined values follow one rule: where a metric is 0/0 it returns a documented 
 or ``TypeError`` naming the problem.
 """
 
+from . import families
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted, weighted_accuracy
 from .comparison import (
     PairCounts,
@@ -21,7 +22,18 @@ from .comparison import (
 from .confusion import confusion_matrix
 from .correlation import cohen_kappa, expected_accuracy, mcc
 from .entropy import cen, cen_per_class
+from .enumeration import matrices_with_row_sums, matrices_with_total, weak_compositions
 from .exceptions import UndefinedMetricWarning
+from .families import (
+    b_matrix,
+    binary,
+    complete_misclassification,
+    constant,
+    dice,
+    single_column,
+    swapped_pair,
+    z_a,
+)
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
 from .scores import (
     HandTillAUC,
@@ -31,6 +43,7 @@ from .scores import (
     log_loss,
     one_vs_rest_pr_curves,
 )
+from .ties import tie_ranks
 from .tmcc import K_PAPER, k_factor, tmcc
 
 __version__ = "0.1.0"
@@ -43,26 +56,39 @@ __all__ = [
     "PrecisionRecallCurve",
     "UndefinedMetricWarning",
     "accuracy",
+    "b_matrix",
     "balanced_accuracy",
     "balanced_accuracy_weighted",
+    "binary",
     "cen",
     "cen_per_class",
     "cohen_kappa",
+    "complete_misclassification",
     "confusion_matrix",
+    "constant",
     "degree_of_consistency",
     "degree_of_discriminancy",
+    "dice",
     "expected_accuracy",
     "f1_of_macro_averages",
     "f1_score",
+    "families",
     "hand_till_auc",
     "k_factor",
     "log_loss",
+    "matrices_with_row_sums",
+    "matrices_with_total",
     "mcc",
     "one_vs_rest_pr_curves",
     "pair_counts",
     "precision",
     "recall",
+    "single_column",
+    "swapped_pair",
     "tie_groups",
+    "tie_ranks",
     "tmcc",
+    "weak_compositions",
     "weighted_accuracy",
+    "z_a",
 ]

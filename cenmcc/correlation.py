@@ -7,36 +7,45 @@ Both are built from the same four numbers of a confusion matrix (Grandini et al.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ._marginals import Counts
 from ._undefined import divide, warn_undefined
 
 
-class _Agreement(NamedTuple):
-    numerator: np.ndarray  # c s - sum_k t_k p_k
-    cross: np.ndarray  # sum_k t_k p_k
-    s2: np.ndarray  # s^2
-    true: np.ndarray  # t_k in float64
-    pred: np.ndarray  # p_k in float64
+def _numerator(m: Counts) -> np.ndarray:
+    """``c s - sum_k t_k p_k`` as ``sum_k (TP_k TN_k - FP_k FN_k)``, the one-vs-rest numerators.
+
+    With ``FN_k = t_k - C_kk``, ``FP_k = p_k - C_kk`` and ``TN_k = s - t_k - FP_k`` (exact for
+    integer counts), the two forms are equal, but the difference ``c s - sum_k t_k p_k`` of two
+    numbers near ``s^2`` loses its digits when one class holds almost every sample, whereas the
+    one-vs-rest terms are only as large as the products they are made of.
+    """
+    fn = m.true - m.diag
+    fp = m.pred - m.diag
+    tn = m.total[..., None] - m.true - fp
+    as_float = np.float64
+    return np.einsum("...k,...k->...", m.diag.astype(as_float), tn.astype(as_float)) - np.einsum(
+        "...k,...k->...", fn.astype(as_float), fp.astype(as_float)
+    )
 
 
-def _agreement(m: Counts) -> _Agreement:
-    """The terms shared by MCC, kappa and P_e, in float64 (exact while ``s^2 < 2**53``)."""
-    s = m.total.astype(np.float64)
-    t, p = m.true.astype(np.float64), m.pred.astype(np.float64)
-    cross = np.einsum("...k,...k->...", t, p)
-    return _Agreement(m.correct * s - cross, cross, s * s, t, p)
+def _spread(m: Counts, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``sum_k a_k (s - b_k)``, e.g. ``s^2 - sum_k p_k^2`` as in Eq. (2) of Jurman et al. (2012).
+
+    Every term is non-negative and ``s - b_k`` is exact for integer counts, so nothing cancels,
+    while ``s^2 - sum_k p_k^2`` computed as a difference loses all its digits when one class
+    holds almost every sample (e.g. Z_A with A = 1e9).
+    """
+    rest = m.total[..., None] - b
+    return np.einsum("...k,...k->...", a.astype(np.float64), rest.astype(np.float64))
 
 
 def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
     """MCC from validated counts; returns the values and the number of 0/0 fills (internal)."""
-    a = _agreement(m)
-    var_pred = a.s2 - np.einsum("...k,...k->...", a.pred, a.pred)
-    var_true = a.s2 - np.einsum("...k,...k->...", a.true, a.true)
-    return divide(a.numerator, np.sqrt(var_pred * var_true), zero_division)
+    var_pred = _spread(m, m.pred, m.pred)  # s^2 - sum_k p_k^2
+    var_true = _spread(m, m.true, m.true)  # s^2 - sum_k t_k^2
+    return divide(_numerator(m), np.sqrt(var_pred * var_true), zero_division)
 
 
 def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -102,8 +111,10 @@ def expected_accuracy(C) -> np.ndarray:
     0.54
     """
     m = Counts(C)
-    a = _agreement(m)
-    return a.cross / a.s2
+    s = m.total.astype(np.float64)
+    return np.einsum("...k,...k->...", m.true.astype(np.float64), m.pred.astype(np.float64)) / (
+        s * s
+    )
 
 
 def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -134,7 +145,7 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     0.259
     """
     m = Counts(C)
-    a = _agreement(m)
-    values, n_undef = divide(a.numerator, a.s2 - a.cross, zero_division)
+    # s^2 - sum_k t_k p_k = sum_k t_k (s - p_k): non-negative terms, nothing cancels.
+    values, n_undef = divide(_numerator(m), _spread(m, m.true, m.pred), zero_division)
     warn_undefined(n_undef, values.size, "Cohen's kappa", zero_division)
     return values

@@ -17,11 +17,14 @@ from .paths import FIGURES, REPO_ROOT
 #: Command name -> module. Each module has ``add_arguments(parser)`` and ``main(args) -> int``.
 COMMANDS = {
     "benchmark": "experiments.benchmark",
+    "families": "experiments.families",
+    "discriminancy": "experiments.discriminancy",
+    "binary": "experiments.binary_exhaustive",
     "random-matrices": "experiments.random_matrices",
 }
 
 #: The commands ``all`` runs, in order, with their defaults (the papers' settings).
-ALL = ("random-matrices",)
+ALL = ("families", "discriminancy", "binary", "random-matrices")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -62,10 +62,20 @@ def write_table(path: Path, table) -> Path:
     return write_atomic(path, lambda tmp: table.to_csv(tmp, index=False, compression=compression))
 
 
+#: Metadata that would make every rerun's file differ (PDF and SVG embed a creation date).
+_NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
+
+
 def save_figure(fig, path: Path, *, dpi: int = 150) -> Path:
-    """Save a matplotlib Figure to ``path`` (format from its suffix), atomically."""
+    """Save a matplotlib Figure to ``path`` (format from its suffix), atomically.
+
+    No creation date is embedded, so rerunning an experiment reproduces its files byte for byte.
+    """
     path = Path(path)
-    return write_atomic(path, lambda tmp: fig.savefig(tmp, format=path.suffix[1:], dpi=dpi))
+    fmt = path.suffix[1:]
+    return write_atomic(
+        path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=dpi, metadata=_NO_DATE.get(fmt))
+    )
 
 
 def markdown_table(table, floatfmt: str = ".3g") -> str:

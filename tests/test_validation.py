@@ -170,3 +170,37 @@ def test_counts_up_to_1e12_are_exact_enough(scale):
     assert cenmcc.cen(C) == pytest.approx(reference.cen(C), rel=1e-12)
     assert 0 < cenmcc.cen(C) < 1e-7
     assert cenmcc.tmcc(C) > 0
+
+
+def _exact_mcc_and_kappa(C) -> tuple[float, float]:
+    """MCC and kappa from Python integers: exact up to the final rounding."""
+    from fractions import Fraction
+
+    C = [[int(x) for x in row] for row in C]
+    K = len(C)
+    s = sum(map(sum, C))
+    c = sum(C[k][k] for k in range(K))
+    t = [sum(row) for row in C]
+    p = [sum(C[i][k] for i in range(K)) for k in range(K)]
+    num = c * s - sum(tk * pk for tk, pk in zip(t, p, strict=True))
+    den = (s * s - sum(x * x for x in p)) * (s * s - sum(x * x for x in t))
+    mcc = 0.0 if den == 0 else np.sign(num) * float(Fraction(num * num, den)) ** 0.5
+    kappa = float(Fraction(num, s * s - sum(tk * pk for tk, pk in zip(t, p, strict=True))))
+    return mcc, kappa
+
+
+@pytest.mark.parametrize("A", [10**6, 10**9, 10**12])
+def test_mcc_keeps_its_precision_when_one_class_dominates(A):
+    # Z_A (Jurman et al. 2012): all ones but A in the lower-left corner. s^2 - sum p^2 is a tiny
+    # difference of huge numbers there; computed as sum p (s - p) it keeps every digit.
+    rng = np.random.default_rng(A % 97)
+    stacks = [cenmcc.families.z_a(N, A) for N in range(3, 8)]
+    for _ in range(20):
+        C = rng.integers(0, 5, size=(4, 4))
+        C[rng.integers(4), rng.integers(4)] += A
+        C[0, 0] += 1
+        stacks.append(C)
+    for C in stacks:
+        mcc, kappa = _exact_mcc_and_kappa(C)
+        assert cenmcc.mcc(C) == pytest.approx(mcc, rel=1e-12, abs=1e-300)
+        assert cenmcc.cohen_kappa(C) == pytest.approx(kappa, rel=1e-12, abs=1e-300)

@@ -1,0 +1,214 @@
+"""Exact tie ranks against brute force with exact rationals computed from the definitions."""
+
+import itertools
+from fractions import Fraction
+from functools import cmp_to_key
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import cenmcc
+from cenmcc import tie_ranks
+from cenmcc.enumeration import matrices_with_row_sums, matrices_with_total
+from cenmcc.ties import MCC_INT64_MAX_TOTAL, _cen_classes, _dense_ranks, _stacks
+
+
+def signed_mcc_square(C) -> Fraction:
+    """sign(MCC) MCC², exactly, from the covariance definition of Gorodkin's R_K.
+
+    With one-hot label vectors X (true) and Y (predicted) of the s samples,
+    ``cov(X, Y) = sum_k (E[X_k Y_k] - E[X_k] E[Y_k])`` and ``E[X_k Y_k] = C_kk / s``,
+    ``E[X_k] = t_k / s``, ``E[Y_k] = p_k / s``; MCC = cov(X, Y) / sqrt(cov(X, X) cov(Y, Y)).
+    """
+    K = len(C)
+    s = sum(map(sum, C))
+    t = [Fraction(sum(C[k]), s) for k in range(K)]
+    p = [Fraction(sum(C[i][k] for i in range(K)), s) for k in range(K)]
+    cxy = sum(Fraction(C[k][k], s) - t[k] * p[k] for k in range(K))
+    cxx = sum(t[k] - t[k] * t[k] for k in range(K))
+    cyy = sum(p[k] - p[k] * p[k] for k in range(K))
+    if cxx * cyy == 0:
+        return Fraction(0)  # cenmcc.mcc's documented fill value
+    return (1 if cxy > 0 else -1) * cxy * cxy / (cxx * cyy)
+
+
+def cen_exp(C) -> tuple[Fraction, int]:
+    """(R, s) with 2 s ln(2(K-1)) CEN = ln R, R read off Eq. (1) term by term (no identity)."""
+    K = len(C)
+    d = [sum(C[j]) + sum(C[i][j] for i in range(K)) for j in range(K)]
+    R = Fraction(1)
+    for j in range(K):
+        for k in range(K):
+            if k != j:
+                # d_j P_j CEN_j terms: C_jk ln(d_j / C_jk) + C_kj ln(d_j / C_kj)
+                for c in (C[j][k], C[k][j]):
+                    if c:
+                        R *= Fraction(d[j], c) ** c
+    return R, sum(map(sum, C))
+
+
+def cen_compare(a, b) -> int:
+    """Exact sign of CEN(a) - CEN(b): compare R_a^(1/s_a) with R_b^(1/s_b)."""
+    (ra, sa), (rb, sb) = a, b
+    left, right = ra**sb, rb**sa
+    return (left > right) - (left < right)
+
+
+def brute_ranks(values, compare=None) -> list[int]:
+    """Dense ranks of exact values by sorting them (O(n log n) exact comparisons)."""
+    key = cmp_to_key(compare) if compare else None
+    order = sorted(range(len(values)), key=lambda i: key(values[i]) if key else values[i])
+    ranks, rank = [0] * len(values), 0
+    for prev, cur in itertools.pairwise(order):
+        equal = compare(values[prev], values[cur]) == 0 if compare else values[prev] == values[cur]
+        rank += not equal
+        ranks[cur] = rank
+    return ranks
+
+
+def exact_ranks(C, metric) -> list[int]:
+    mats = [m.tolist() for m in np.asarray(C).reshape(-1, *np.shape(C)[-2:])]
+    if metric == "mcc":
+        return brute_ranks([signed_mcc_square(m) for m in mats])
+    if metric == "accuracy":
+        return brute_ranks(
+            [Fraction(sum(m[i][i] for i in range(len(m))), sum(map(sum, m))) for m in mats]
+        )
+    return brute_ranks([cen_exp(m) for m in mats], cen_compare)
+
+
+SMALL_STACKS = {
+    "rows (2, 1, 2)": matrices_with_row_sums([2, 1, 2]),
+    "rows (1, 0, 3)": matrices_with_row_sums([1, 0, 3]),
+    "2x2, totals 1..6": matrices_with_total(range(1, 7), 2),
+    "3x3, totals 1..2": matrices_with_total([1, 2], 3),
+}
+
+
+@pytest.mark.parametrize("metric", ["mcc", "cen", "accuracy"])
+@pytest.mark.parametrize("name", list(SMALL_STACKS))
+def test_matches_brute_force_on_enumerated_stacks(name, metric):
+    C = SMALL_STACKS[name]
+    assert tie_ranks(C, metric).tolist() == exact_ranks(C, metric)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    arrays(
+        np.int64, st.tuples(st.integers(1, 12), st.just(3), st.just(3)), elements=st.integers(0, 4)
+    )
+)
+def test_matches_brute_force_on_random_stacks(C):
+    C = C[C.sum(axis=(1, 2)) > 0]
+    for metric in ("mcc", "cen", "accuracy"):
+        assert tie_ranks(C, metric).tolist() == exact_ranks(C, metric)
+
+
+def test_rounding_does_not_split_exact_ties():
+    # Permuting classes leaves every metric unchanged, but float sums differ in the last bits.
+    M = matrices_with_row_sums([2, 4, 3])
+    cen = cenmcc.cen(M)
+    assert len(np.unique(cen)) > tie_ranks(M, "cen").max() + 1  # floats split some exact ties
+    perm = [2, 0, 1]
+    both = np.concatenate([M, M[:, perm][:, :, perm]])
+    for metric in ("mcc", "cen", "accuracy"):
+        r = tie_ranks(both, metric)
+        assert np.array_equal(r[: len(M)], r[len(M) :])
+
+
+def test_rounding_does_not_merge_distinct_values():
+    # MCC and accuracy of [[N, 1], [0, N]] are 1 - O(1/N): they round to 1.0 for N = 10**17.
+    N = 10**17
+    C = np.array([[[N, 0], [0, N]], [[N, 1], [0, N]]])
+    assert cenmcc.mcc(C)[0] == cenmcc.mcc(C)[1]
+    assert cenmcc.accuracy(C)[0] == cenmcc.accuracy(C)[1]
+    assert tie_ranks(C, "mcc").tolist() == [1, 0]
+    assert tie_ranks(C, "accuracy").tolist() == [1, 0]
+
+
+@pytest.mark.parametrize(("metric", "scale"), [("mcc", 60_000), ("accuracy", 60_000), ("cen", 7)])
+def test_scaled_matrices_tie_across_totals(metric, scale):
+    # Every metric is invariant under C -> λC. For MCC, λ = 60 000 crosses into exact Python
+    # integers (totals above MCC_INT64_MAX_TOTAL); for CEN, exponent vectors scale with s.
+    C = matrices_with_row_sums([1, 2, 1])
+    r = tie_ranks([C, scale * C], metric)
+    assert np.array_equal(r[: len(C)], r[len(C) :])
+    assert np.array_equal(r[: len(C)], tie_ranks(C, metric))
+    assert metric != "mcc" or 4 * scale > MCC_INT64_MAX_TOTAL
+
+
+def test_large_totals_use_exact_integers_for_mcc():
+    C = matrices_with_row_sums([2, 1, 2])
+    big = C * 10**9 + np.eye(3, dtype=np.int64)  # totals ~ 5e9: num² ~ 1e39
+    assert tie_ranks(big, "mcc").tolist() == exact_ranks(big, "mcc")
+
+
+def test_cen_exact_comparison_agrees_with_brute_force():
+    # The comparison used inside runs of close approximations, checked on every pair of classes.
+    C = matrices_with_total([2, 3], 2)
+    inverse, approx, bound, compare = _cen_classes(_stacks(C))
+    rep = [int(np.flatnonzero(inverse == c)[0]) for c in range(approx.size)]
+    exact = [cen_exp(C[i].tolist()) for i in rep]
+    for i, j in itertools.combinations(range(len(rep)), 2):
+        assert compare(i, j) == cen_compare(exact[i], exact[j])
+        if abs(approx[i] - approx[j]) > 2 * bound:
+            assert compare(i, j) == np.sign(approx[i] - approx[j])
+
+
+def test_dense_ranks_fixes_close_approximations_exactly():
+    # Approximations within the bound but in the wrong order are put right by the comparison.
+    exact = [Fraction(1, 3), Fraction(1, 3) + Fraction(1, 10**30), Fraction(2, 3)]
+    approx = np.array([1 / 3 + 1e-17, 1 / 3, 2 / 3])
+    ranks = _dense_ranks(
+        np.array([2, 0, 1, 0]),
+        approx,
+        1e-16,
+        lambda i, j: (exact[i] > exact[j]) - (exact[i] < exact[j]),
+    )
+    assert ranks.tolist() == [2, 0, 1, 0]
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="metric must be one of"):
+        tie_ranks([[1, 0], [0, 1]], "f1")
+    with pytest.raises(TypeError, match="integer"):
+        tie_ranks([[1.0, 0.0], [0.0, 1.0]], "mcc")
+    with pytest.raises(ValueError, match="different numbers of classes"):
+        tie_ranks([np.eye(2, dtype=int), np.eye(3, dtype=int)], "cen")
+    with pytest.raises(ValueError, match="no samples"):
+        tie_ranks([[[1, 0], [0, 1]], [[0, 0], [0, 0]]], "accuracy")
+    with pytest.raises(ValueError, match="non-negative"):
+        tie_ranks([[1, -1], [0, 1]], "mcc")
+
+
+def test_mixed_k_allowed_for_mcc_and_accuracy():
+    # Perfect classification has MCC 1 and accuracy 1 for every K.
+    r = tie_ranks(
+        [
+            np.eye(2, dtype=int)[None],
+            np.array([[[1, 1, 0], [0, 1, 0], [0, 0, 1]], 2 * np.eye(3, dtype=int)]),
+        ],
+        "mcc",
+    )
+    assert r.tolist() == [1, 0, 1]
+    assert tie_ranks(np.zeros((0, 2, 2), dtype=int), "cen").shape == (0,)
+
+
+def test_cen_with_many_primes_is_consistent_with_floats():
+    # Large counts: many distinct primes, so the valuations are gathered in several chunks.
+    C = np.random.default_rng(3).integers(1, 3000, size=(600, 3, 3))
+    r = tie_ranks([C, 2 * C], "cen")
+    assert np.array_equal(r[:600], r[600:])  # CEN(2C) = CEN(C)
+    cen = cenmcc.cen(C)
+    far = np.abs(cen[:, None] - cen[None, :]) > 1e-9
+    order = np.sign(r[:600, None] - r[None, :600])
+    assert np.array_equal(order[far], np.sign(cen[:, None] - cen[None, :])[far])
+
+
+def test_cen_key_limit(monkeypatch):
+    monkeypatch.setattr("cenmcc.ties.CEN_MAX_KEY_ENTRIES", 100)
+    with pytest.raises(ValueError, match="integer keys"):
+        tie_ranks(matrices_with_row_sums([2, 4, 3]), "cen")
