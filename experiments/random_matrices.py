@@ -472,13 +472,15 @@ def fit_k(per_k: pd.DataFrame) -> dict:
 
     Objective: weighted least squares of the per-K means of tMCC/CEN (from
     :func:`empirical_k`), each weighted by its inverse squared standard error. The papers'
-    summary is the mean of tMCC/(k·CEN), and k is constant within a dimension, so this fit is
-    the one that makes that mean 1 in every dimension; a least-squares fit of tMCC - k·CEN
-    would instead weight matrices by their CEN. ``scipy.optimize.curve_fit`` with
-    ``absolute_sigma=False``: the standard errors are scaled by the reduced chi-square, so they
-    include the lack of fit of the three-constant curve, not only the sampling error. The
-    tolerances are tightened from the defaults (1.5e-8) so that the optimum is the exact
-    weighted least-squares solution (the model is linear in ``a``, ``a·b``, ``a·c``).
+    summary is the mean of tMCC/(k·CEN), and k is constant within a dimension, so this fit
+    brings that mean as close to 1 as three constants allow in every dimension, each weighted
+    by the precision of its mean; a least-squares fit of tMCC - k·CEN over the matrices would
+    instead weight them by their CEN. ``scipy.optimize.curve_fit`` with
+    ``absolute_sigma=True``: the standard errors of the means are sampling errors, known well
+    (thousands of matrices per dimension at paper scale), so the covariance is not rescaled;
+    ``chi2_reduced`` checks the fit (about 1 when the curve fits the means within their
+    errors). The tolerances are tightened from the defaults (1.5e-8) so that the optimum is
+    the weighted least-squares solution (the model is linear in ``a``, ``a·b``, ``a·c``).
 
     Parameters
     ----------
@@ -507,7 +509,7 @@ def fit_k(per_k: pd.DataFrame) -> dict:
         mean,
         p0=cenmcc.K_PAPER,
         sigma=sem,
-        absolute_sigma=False,
+        absolute_sigma=True,
         xtol=1e-14,
         ftol=1e-14,
     )

@@ -210,7 +210,7 @@ def test_fitted_k_is_the_weighted_least_squares_solution(small_run):
     beta, *_ = np.linalg.lstsq(X * w[:, None], y * w, rcond=None)
     residual = (y - X @ beta) * w
     chi2_red = residual @ residual / (len(K) - 3)
-    cov_beta = chi2_red * np.linalg.inv((X * w[:, None]).T @ (X * w[:, None]))
+    cov_beta = np.linalg.inv((X * w[:, None]).T @ (X * w[:, None]))
     a, b, c = beta[0], beta[1] / beta[0], beta[2] / beta[0]
     # Jacobian of (a, b, c) = (β0, β1/β0, β2/β0) with respect to β.
     G = np.array([[1, 0, 0], [-b / a, 1 / a, 0], [-c / a, 0, 1 / a]])
