@@ -16,12 +16,22 @@ from pathlib import Path
 import numpy as np
 
 
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
+
 def write_atomic(path: Path, write: Callable[[Path], None]) -> Path:
     """Call ``write(tmp)`` then rename ``tmp`` to ``path``; remove the temporary on error."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it private (0600): give it the usual mode
     try:
         write(Path(tmp))
         os.replace(tmp, path)

@@ -128,14 +128,37 @@ def map_tasks(
             parallel = joblib.Parallel(return_as="generator")
         else:
             parallel = joblib.Parallel(n_jobs=jobs, backend=backend, return_as="generator")
+        calls = (joblib.delayed(_call)(func, index, task) for index, task in enumerate(tasks))
         try:
-            for result in parallel(joblib.delayed(func)(task) for task in tasks):
+            for result in parallel(calls):
                 results.append(result)
                 progress.update()
-        except Exception as err:
+        except _TaskError as err:
+            raise RuntimeError(f"{desc}: task {err.index} of {len(tasks)} failed ({err})") from err
+        except Exception as err:  # the worker itself died (e.g. killed, out of memory)
             raise RuntimeError(
-                f"{desc}: task {len(results)} of {len(tasks)} failed ({type(err).__name__}: {err})"
+                f"{desc}: a worker failed after {len(results)} of {len(tasks)} tasks "
+                f"({type(err).__name__}: {err})"
             ) from err
         finally:
             progress.close()
     return results
+
+
+class _TaskError(Exception):
+    """A task raised; carries its index, since results arrive in order, not by failure."""
+
+    def __init__(self, index: int, message: str):
+        super().__init__(index, message)
+        self.index = index
+
+    def __str__(self) -> str:
+        return self.args[1]
+
+
+def _call(func: Callable, index: int, task):
+    """Run one task in the worker, tagging any error with the task's index."""
+    try:
+        return func(task)
+    except Exception as err:
+        raise _TaskError(index, f"{type(err).__name__}: {err}") from err
