@@ -3,7 +3,8 @@ experiment: ranges, extreme cases, invariance, the constant matrix, the definiti
 the two printed forms of Eq. (3).
 
 The claims backed by an experiment (the 200,000 random matrices, the exhaustive enumerations,
-the closed forms of the Z_A, dice and B(T, F) families) read the experiments' summaries.
+the closed forms of the Z_A, dice and B(T, F) families) are in
+:mod:`paper_checks.jurman_experiments`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .search import (
     search_stacks,
     value_range,
 )
-from .sources import JURMAN2010, JURMAN2012
+from .sources import JURMAN2010, JURMAN2012, both_papers
 
 #: Seed and size of the random search behind the claims about all matrices.
 SEED, N_RANDOM = 2012, 3000
@@ -313,14 +314,10 @@ def binary_count():
     )
 
 
-def _both(where2010: str, where2012: str) -> str:
-    return f"{JURMAN2012}, {where2012}; {JURMAN2010}, {where2010}"
-
-
 RECORDS = (
     Record(
         id="plos2012-cen-range",
-        source=_both("Sec. 2", "Methods, 'Confusion Entropy'"),
+        source=both_papers("Sec. 2", "Methods, 'Confusion Entropy'"),
         claim="For N > 2, CEN ranges between 0 (perfect classification) and 1 (complete "
         "misclassification).",
         published=bound("[0, 1]", (0.0, 1.0)),
@@ -334,7 +331,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-cen-complete-misclassification",
-        source=_both("Sec. 2", "Methods, 'Confusion Entropy'"),
+        source=both_papers("Sec. 2", "Methods, 'Confusion Entropy'"),
         claim="CEN = 1 for complete misclassification C_ij = (1 - δ_ij) F, N > 2.",
         published=identity("CEN = 1"),
         compute=cen_complete_misclassification,
@@ -344,7 +341,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-binary-cen-above-one",
-        source=_both("Sec. 2.1", "'The binary case'"),
+        source=both_papers("Sec. 2.1", "'The binary case'"),
         claim="In the binary case CEN([[T, F], [F, T]]) > 1 whenever 0 < T < F.",
         published=bound("CEN > 1", 1.0),
         compute=binary_cen_above_one,
@@ -355,7 +352,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-binary-cen-total-misclassification",
-        source=_both("Sec. 2.1", "'The binary case'"),
+        source=both_papers("Sec. 2.1", "'The binary case'"),
         claim="The bound CEN = 1 is attained for T = 0, total misclassification.",
         published=identity("CEN([[0, F], [F, 0]]) = 1"),
         compute=binary_cen_total_misclassification,
@@ -376,11 +373,12 @@ RECORDS = (
         headline=True,
         reason="For 2 <= s <= 100 there are 4,598,121 matrices; 4,598,125 is the count for "
         "1 <= s <= 100 (the four matrices with one sample included).",
-        note="Whether the printed r ≈ 0.63 used s = 1 too is for the binary experiment to tell.",
+        note="The binary experiment enumerates both ranges (figures/binary/summary.json); |r| "
+        "rounds to the printed 0.63 with or without s = 1 (plos2012-binary-pearson).",
     ),
     Record(
         id="plos2012-mcc-range",
-        source=_both("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
+        source=both_papers("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
         claim="MCC lives in the range [-1, 1].",
         published=bound("[-1, 1]", (-1.0, 1.0)),
         compute=mcc_range,
@@ -390,7 +388,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-perfect-classification",
-        source=_both("Sec. 2", "Methods"),
+        source=both_papers("Sec. 2", "Methods"),
         claim="Perfect classification has MCC = 1 and CEN = 0.",
         published=bound("MCC = 1, CEN = 0", (1.0, 0.0)),
         compute=perfect_classification,
@@ -399,7 +397,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-mcc-minus-one",
-        source=_both("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
+        source=both_papers("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
         claim="MCC = -1 for a matrix that is zero but for two symmetric entries C_ij, C_ji "
         "(preprint: 'reached'; journal: 'asymptotically reached').",
         published=identity("MCC = -1"),
@@ -411,7 +409,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-mcc-zero-single-column",
-        source=_both("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
+        source=both_papers("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
         claim="MCC = 0 when the matrix is zero but for one column (all samples predicted as one "
         "class).",
         published=identity("MCC = 0"),
@@ -423,7 +421,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-mcc-zero-constant",
-        source=_both("Sec. 2", "Methods; Fig. 1, Box 2"),
+        source=both_papers("Sec. 2", "Methods; Fig. 1, Box 2"),
         claim="MCC = 0 for the constant matrix C_ij = F, whatever N.",
         published=identity("MCC = 0"),
         compute=mcc_constant,
@@ -432,7 +430,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-cen-constant",
-        source=_both("Sec. 2", "'Relationships between CEN and MCC'; Fig. 1, Box 2"),
+        source=both_papers("Sec. 2", "'Relationships between CEN and MCC'; Fig. 1, Box 2"),
         claim="CEN of the constant matrix is (1 - 1/N) log_{2N-2}(2N), a function of N.",
         published=identity("(1 - 1/N) log_{2N-2}(2N)"),
         compute=cen_constant,
@@ -466,7 +464,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-scale-invariance",
-        source=_both("Sec. 2", "'Relationships between CEN and MCC'"),
+        source=both_papers("Sec. 2", "'Relationships between CEN and MCC'"),
         claim="Both CEN and MCC are invariant under multiplication of the whole matrix by a "
         "scalar.",
         published=identity("m(λC) = m(C)"),
@@ -476,7 +474,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-random-classification-mcc",
-        source=_both("Sec. 2", "'The dice rolling case'"),
+        source=both_papers("Sec. 2", "'The dice rolling case'"),
         claim="MCC = 0 in all the cases where random classification (no learning) happens.",
         published=identity("MCC = 0"),
         compute=random_classification_mcc,
@@ -486,7 +484,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-random-classification-cen",
-        source=_both("Sec. 2", "'The dice rolling case'"),
+        source=both_papers("Sec. 2", "'The dice rolling case'"),
         claim="CEN has no unique value for random classification.",
         published=bound("CEN not constant", 0.0),
         compute=random_classification_cen,
@@ -497,7 +495,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-eq2-triple-sum",
-        source=_both("Sec. 2, Eq. (2)", "Methods, Eq. (2)"),
+        source=both_papers("Sec. 2, Eq. (2)", "Methods, Eq. (2)"),
         claim="In terms of the confusion matrix the MCC is the triple-sum ratio of Eq. (2).",
         published=identity("Eq. (2) = MCC"),
         compute=eq2_triple_sum,
@@ -506,7 +504,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-mcc-covariance",
-        source=_both("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
+        source=both_papers("Sec. 2", "Methods, 'Matthews Correlation Coefficient'"),
         claim="MCC = cov(X, Y) / sqrt(cov(X, X) cov(Y, Y)) on the one-hot sample matrices, with "
         "cov(X, Y) = sum_k w_k cov(X_k, Y_k), w_k = 1/N.",
         published=identity("covariance ratio = MCC"),
@@ -516,7 +514,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-phi-chi2",
-        source=_both("Sec. 1", "Introduction"),
+        source=both_papers("Sec. 1", "Introduction"),
         claim="For a 2 x 2 table the MCC is the phi coefficient, the square root of the average "
         "χ² statistic, sqrt(χ²/n).",
         published=identity("|MCC| = sqrt(χ²/n)"),
@@ -534,6 +532,7 @@ RECORDS = (
         compute=eq3_preprint_lines,
         verdict=DIFFERS,
         measured=5.101877915984652,
+        headline=True,
         reason="The preprint's first line divides by N instead of by the number of errors, so it "
         "is not scale-invariant and differs from the second line.",
         note="The journal prints sum_{i != j} C_ij, which makes the two lines equal "
@@ -553,7 +552,7 @@ RECORDS = (
     ),
     Record(
         id="plos2012-eq3-zero-at-perfect",
-        source=_both("Sec. 2, Eq. (3)", "Eq. (3)"),
+        source=both_papers("Sec. 2, Eq. (3)", "Eq. (3)"),
         claim="Both sides of Eq. (3) are zero when MCC = ACC = 1.",
         published=bound("CEN = 0 and tMCC -> 0", (0.0, 0.0), tolerance=1e-6),
         compute=eq3_zero_at_perfect,

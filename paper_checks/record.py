@@ -56,15 +56,16 @@ class Published:
     value : float or tuple of float or None
         Its numeric reading; a tuple for a printed table or an interval; None when there is no
         number to compare with.
-    tolerance : float
-        Allowed absolute deviation, per element for a tuple.
+    tolerance : float or tuple of float
+        Allowed absolute deviation, per element for a tuple; a tuple of the value's length gives
+        each element its own (e.g. the standard errors of fitted constants).
     why : str
         Why this tolerance (usually half a unit of the last printed digit).
     """
 
     text: str
     value: Value | None
-    tolerance: float
+    tolerance: float | tuple[float, ...]
     why: str
 
 
@@ -231,6 +232,8 @@ def _elements(value: Value) -> tuple[float, ...]:
 def holds(measured: Value, published: Published, relation: str) -> bool:
     """Whether ``measured`` stands in ``relation`` to the published value (element by element)."""
     tol = published.tolerance
+    if isinstance(tol, tuple) and relation not in ("=", "<=", ">="):
+        raise ValueError(f"a tolerance per element needs '=', '<=' or '>=', not {relation!r}")
     if relation == "in":
         lo, hi = published.value
         return all(lo - tol <= m <= hi + tol for m in _elements(measured))
@@ -241,16 +244,20 @@ def holds(measured: Value, published: Published, relation: str) -> bool:
     got = _elements(measured)
     if len(pub) == 1:
         pub = pub * len(got)
-    if len(pub) != len(got):
-        raise ValueError(f"measured {measured!r} and published {published.value!r} differ in size")
+    tols = tol if isinstance(tol, tuple) else (tol,) * len(got)
+    if not len(pub) == len(got) == len(tols):
+        raise ValueError(
+            f"measured {measured!r}, published {published.value!r} and tolerance {tol!r} differ "
+            "in size"
+        )
     compare = {
-        "=": lambda m, p: abs(m - p) <= tol,
-        "<=": lambda m, p: m <= p + tol,
-        ">=": lambda m, p: m >= p - tol,
-        "<": lambda m, p: m < p,
-        ">": lambda m, p: m > p,
+        "=": lambda m, p, t: abs(m - p) <= t,
+        "<=": lambda m, p, t: m <= p + t,
+        ">=": lambda m, p, t: m >= p - t,
+        "<": lambda m, p, t: m < p,
+        ">": lambda m, p, t: m > p,
     }[relation]
-    return all(compare(m, p) for m, p in zip(got, pub, strict=True))
+    return all(compare(m, p, t) for m, p, t in zip(got, pub, tols, strict=True))
 
 
 def same_value(a: Value | None, b: Value | None) -> bool:

@@ -31,6 +31,11 @@ REFERENCES = {
 }
 
 
+def both_papers(where2010: str, where2012: str) -> str:
+    """The ``source`` of a claim both Jurman et al. papers print: the journal's place first."""
+    return f"{JURMAN2012}, {where2012}; {JURMAN2010}, {where2010}"
+
+
 class PrintedMatrix:
     """A confusion matrix as printed, with its printed row totals, column totals and total."""
 

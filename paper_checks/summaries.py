@@ -71,6 +71,23 @@ def load_summary(
     return json.loads(path.read_text())
 
 
+def load_table(name: str, command: str, filename: str, *, figures: Path | None = None):
+    """A small table (CSV) that experiment ``name`` writes next to its summary.
+
+    The summary marks a complete run, so it is loaded first (running ``command`` if it is
+    missing, see :func:`load_summary`); the table is then read from the same directory.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    import pandas as pd
+
+    figures = Path(figures) if figures is not None else figures_dir
+    load_summary(name, command, figures=figures)
+    return pd.read_csv(figures / name / filename)
+
+
 def summary_value(summary: dict, key: str):
     """The value at a dotted ``key`` of a summary (``"k_fit.a"``, ``"pearson_by_s.5"``)."""
     value = summary
