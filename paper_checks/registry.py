@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import grandini, jurman, mccpost, tutorial
+from . import grandini, jurman, jurman_experiments, mccpost, tutorial
 from .record import Record
 
-#: Every record: the Jurman et al. papers first, then the white paper and the two blog posts.
+#: Every record: the Jurman et al. papers first (the claims without an experiment, then those
+#: an experiment backs), then the white paper and the two blog posts.
 REGISTRY: tuple[Record, ...] = (
     *jurman.RECORDS,
+    *jurman_experiments.RECORDS,
     *grandini.RECORDS,
     *tutorial.RECORDS,
     *mccpost.RECORDS,

@@ -25,6 +25,7 @@ from paper_checks.record import (
     REPRODUCED,
     Measured,
     NotCheckable,
+    Published,
     Record,
     bound,
     evaluate,
@@ -267,3 +268,32 @@ def test_hand_till_auc_on_the_iris_reconstruction_is_scikit_learns_one_vs_one_au
         posterior = gaussian_naive_bayes(X[train], y[train], X[test], 3)
         ours = cenmcc.hand_till_auc(y[test], posterior, labels=np.arange(3))
         assert ours == pytest.approx(roc_auc_score(y[test], posterior, multi_class="ovo"))
+
+
+def test_a_tolerance_per_element():
+    published = Published("(1, 2)", (1.0, 2.0), (0.1, 0.001), "test")
+    assert holds((1.05, 2.0005), published, "=")
+    assert not holds((1.05, 2.005), published, "=")  # the second element has its own tolerance
+    assert holds((0.0, 1.0), published, "<=")
+    with pytest.raises(ValueError, match="differ in size"):
+        holds((1.0, 2.0, 3.0), published, "=")
+    with pytest.raises(ValueError, match="per element"):
+        holds((1.0, 2.0), published, "<")
+
+
+def test_load_table_reads_beside_the_summary_of_the_given_directory(tmp_path):
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "summary.json").write_text("{}")
+    (tmp_path / "demo" / "t.csv").write_text("K,mean\n3,1.5\n")
+    table = summaries.load_table("demo", "demo-cmd", "t.csv", figures=tmp_path)
+    assert table.to_dict("list") == {"K": [3], "mean": [1.5]}
+
+
+def test_the_readme_gallery_shows_every_committed_figure():
+    committed = {p.relative_to(ROOT).as_posix() for p in (ROOT / "figures").glob("*/*.png")}
+    assert committed == {f.path for f in report.GALLERY}
+    assert {f.command for f in report.GALLERY} <= set(experiments_main.ALL)
+    section = report.readme_section(REGISTRY)
+    for figure in report.GALLERY:
+        assert f"]({figure.path})" in section
+        assert f"`python -m experiments {figure.command}`" in section
