@@ -16,7 +16,7 @@ from scipy.stats import norm
 
 import cenmcc
 from experiments import __main__ as experiments_main
-from paper_checks import report, summaries
+from paper_checks import freshness, report, summaries
 from paper_checks.__main__ import run
 from paper_checks.iris import SPECIES, gaussian_naive_bayes, load_iris, random_splits
 from paper_checks.record import (
@@ -287,6 +287,43 @@ def test_load_table_reads_beside_the_summary_of_the_given_directory(tmp_path):
     (tmp_path / "demo" / "t.csv").write_text("K,mean\n3,1.5\n")
     table = summaries.load_table("demo", "demo-cmd", "t.csv", figures=tmp_path)
     assert table.to_dict("list") == {"K": [3], "mean": [1.5]}
+
+
+def test_freshness_compares_numbers_as_numbers_and_ignores_timings():
+    assert freshness.same_text("r = 0.5, n = 3", "r = 0.5000000000001, n = 3")
+    assert not freshness.same_text("r = 0.5, n = 3", "r = 0.5001, n = 3")
+    assert not freshness.same_text("n = 3", "n = 4")  # integers exactly
+    assert not freshness.same_text("s = 5: a", "s = 5: b")
+    committed = {"r": 0.5, "n": 10**10, "timing": {"seconds": 1.0}, "cases": [{"P": 3}]}
+    fresh = {"r": 0.5, "n": 10**10, "timing": {"seconds": 9.0}, "cases": [{"P": 3}]}
+    assert freshness.compare_summaries(committed, fresh) == []
+    fresh |= {"n": 10**10 + 1, "cases": [{"P": 4}], "new": 1}
+    assert freshness.compare_summaries(committed, fresh) == [
+        ".new: only in one of them",
+        ".cases[0].P: 3 against 4",
+        ".n: 10000000000 against 10000000001",
+    ]
+
+
+def test_freshness_reports_missing_extra_and_changed_files(tmp_path):
+    committed, fresh = tmp_path / "committed", tmp_path / "fresh"
+    for root in (committed, fresh):
+        (root / "exp").mkdir(parents=True)
+        (root / "exp" / "summary.json").write_text('{"r": 0.5, "wall_seconds": 3}')
+        (root / "exp" / "t.csv").write_text("s,r\n5,0.25\n")
+        (root / "exp" / "big_table.csv.gz").write_bytes(b"untracked")
+    (committed / "exp" / "big_table.csv.gz").unlink()  # untracked files are left aside
+    assert freshness.compare_outputs(committed, fresh) == []
+    (fresh / "exp" / "figure.png").write_bytes(b"png")
+    (committed / "exp" / "old.png").write_bytes(b"png")
+    (fresh / "exp" / "t.csv").write_text("s,r\n5,0.26\n")
+    (fresh / "exp" / "summary.json").write_text('{"r": 0.6, "wall_seconds": 9}')
+    assert freshness.compare_outputs(committed, fresh) == [
+        "exp/figure.png: not committed",
+        "exp/old.png: committed, but the experiments no longer write it",
+        "exp/summary.json.r: 0.5 against 0.6",
+        "exp/t.csv: the text differs",
+    ]
 
 
 def test_the_readme_gallery_shows_every_committed_figure():
