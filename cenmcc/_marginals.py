@@ -3,7 +3,8 @@
 Every metric of cenmcc is a function of the row sums, column sums, diagonal and total of the
 counts (plus, for CEN, a function of each cell). :class:`Counts` validates the input once and
 computes each of these on first use. Sums are taken in the dtype of the validated counts, so
-they are exact for integer input.
+they are exact for integer input. Every metric accepts a :class:`Counts` in place of an array,
+so several metrics of one stack share the validation and the sums.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from ._validation import check_counts, check_nonempty
 
 class Counts:
     """Validated confusion matrices ``C`` of shape ``(..., K, K)`` with their marginals.
+
+    Pass a ``Counts`` to several metrics to validate the stack and compute its marginals once.
 
     Parameters
     ----------
@@ -41,6 +44,13 @@ class Counts:
     ------
     TypeError, ValueError
         For invalid counts (see :func:`check_counts`) or a matrix without samples.
+
+    Examples
+    --------
+    >>> import cenmcc
+    >>> m = cenmcc.Counts([[5, 1, 0], [2, 6, 1], [0, 1, 7]])
+    >>> round(float(cenmcc.cen(m)), 4), round(float(cenmcc.mcc(m)), 4)
+    (0.3863, 0.6743)
     """
 
     def __init__(self, C, *, name: str = "C"):
@@ -70,3 +80,8 @@ class Counts:
     @cached_property
     def diag(self) -> np.ndarray:
         return np.einsum("...ii->...i", self.C)
+
+
+def as_counts(C) -> Counts:
+    """``C`` itself if it is a :class:`Counts`, else ``Counts(C)`` (validated)."""
+    return C if isinstance(C, Counts) else Counts(C)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts
+from ._marginals import as_counts
 from ._undefined import divide, warn_undefined
 from ._validation import check_weights
 
@@ -34,7 +34,7 @@ def accuracy(C) -> np.ndarray:
     >>> round(float(accuracy(C)), 4)
     0.7115
     """
-    m = Counts(C)
+    m = as_counts(C)
     return m.correct / m.total
 
 
@@ -64,7 +64,7 @@ def balanced_accuracy(C) -> np.ndarray:
     >>> round(float(balanced_accuracy(C)), 3)
     0.615
     """
-    m = Counts(C)
+    m = as_counts(C)
     present = m.true > 0
     recalls, _ = divide(m.diag, m.true, 0.0)
     n_missing = int(np.count_nonzero(~present))
@@ -104,7 +104,7 @@ def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(weighted_accuracy(C, [0.5, 0.5])), 4)
     0.7619
     """
-    m = Counts(C)
+    m = as_counts(C)
     w = check_weights(weights, m.n_classes, sum_to_one=True)
     return _weighted_recall_sum(m, w, zero_division)
 
@@ -148,7 +148,7 @@ def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -
     >>> round(float(balanced_accuracy_weighted(C)), 4)  # frequency weights: the accuracy
     0.7115
     """
-    m = Counts(C)
+    m = as_counts(C)
     if weights is None:
         w = m.true / m.total[..., None]
     else:

@@ -7,45 +7,63 @@ Both are built from the same four numbers of a confusion matrix (Grandini et al.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ._marginals import Counts
+from ._marginals import Counts, as_counts
 from ._undefined import divide, warn_undefined
 
 
-def _numerator(m: Counts) -> np.ndarray:
-    """``c s - sum_k t_k p_k`` as ``sum_k (TP_k TN_k - FP_k FN_k)``, the one-vs-rest numerators.
+class _OneVsRest(NamedTuple):
+    """Per-class one-vs-rest counts in float64, shape (..., K)."""
 
-    With ``FN_k = t_k - C_kk``, ``FP_k = p_k - C_kk`` and ``TN_k = s - t_k - FP_k`` (exact for
-    integer counts), the two forms are equal, but the difference ``c s - sum_k t_k p_k`` of two
-    numbers near ``s^2`` loses its digits when one class holds almost every sample, whereas the
-    one-vs-rest terms are only as large as the products they are made of.
+    tp: np.ndarray
+    fn: np.ndarray  # t_k - C_kk
+    fp: np.ndarray  # p_k - C_kk
+    tn: np.ndarray  # s - t_k - p_k + C_kk
+    true: np.ndarray  # t_k
+    pred: np.ndarray  # p_k
+
+
+def _one_vs_rest(m: Counts) -> _OneVsRest:
+    """One-vs-rest counts of every class; exact, since integers below 2**53 and their
+    differences are exact in float64."""
+    t = m.true.astype(np.float64)
+    p = m.pred.astype(np.float64)
+    tp = m.diag.astype(np.float64)
+    fn = t - tp
+    fp = p - tp
+    tn = m.total.astype(np.float64)[..., None] - t - fp
+    return _OneVsRest(tp, fn, fp, tn, t, p)
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.einsum("...k,...k->...", a, b)
+
+
+def _numerator(o: _OneVsRest) -> np.ndarray:
+    """``c s - sum_k t_k p_k`` as ``sum_k (TP_k TN_k - FN_k FP_k)``, the one-vs-rest numerators.
+
+    The two forms are equal, but the difference ``c s - sum_k t_k p_k`` of two numbers near
+    ``s^2`` loses its digits when one class holds almost every sample, whereas the one-vs-rest
+    terms are only as large as the products they are made of.
     """
-    fn = m.true - m.diag
-    fp = m.pred - m.diag
-    tn = m.total[..., None] - m.true - fp
-    as_float = np.float64
-    return np.einsum("...k,...k->...", m.diag.astype(as_float), tn.astype(as_float)) - np.einsum(
-        "...k,...k->...", fn.astype(as_float), fp.astype(as_float)
-    )
-
-
-def _spread(m: Counts, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``sum_k a_k (s - b_k)``, e.g. ``s^2 - sum_k p_k^2`` as in Eq. (2) of Jurman et al. (2012).
-
-    Every term is non-negative and ``s - b_k`` is exact for integer counts, so nothing cancels,
-    while ``s^2 - sum_k p_k^2`` computed as a difference loses all its digits when one class
-    holds almost every sample (e.g. Z_A with A = 1e9).
-    """
-    rest = m.total[..., None] - b
-    return np.einsum("...k,...k->...", a.astype(np.float64), rest.astype(np.float64))
+    return _dot(o.tp, o.tn) - _dot(o.fn, o.fp)
 
 
 def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
-    """MCC from validated counts; returns the values and the number of 0/0 fills (internal)."""
-    var_pred = _spread(m, m.pred, m.pred)  # s^2 - sum_k p_k^2
-    var_true = _spread(m, m.true, m.true)  # s^2 - sum_k t_k^2
-    return divide(_numerator(m), np.sqrt(var_pred * var_true), zero_division)
+    """MCC from validated counts; returns the values and the number of 0/0 fills (internal).
+
+    The variances are written as in Eq. (2) of Jurman et al. (2012),
+    ``s^2 - sum_k p_k^2 = sum_k p_k (s - p_k)`` with ``s - p_k = FN_k + TN_k``: non-negative
+    terms, so nothing cancels, whereas the difference ``s^2 - sum_k p_k^2`` loses all its digits
+    when one class holds almost every sample (e.g. Z_A with A = 1e9).
+    """
+    o = _one_vs_rest(m)
+    var_pred = _dot(o.pred, o.fn + o.tn)
+    var_true = _dot(o.true, o.fp + o.tn)
+    return divide(_numerator(o), np.sqrt(var_pred * var_true), zero_division)
 
 
 def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -82,7 +100,7 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> mcc([[[1, 0], [0, 1]], [[0, 1], [1, 0]]]).tolist()  # a stack of two matrices
     [1.0, -1.0]
     """
-    m = Counts(C)
+    m = as_counts(C)
     values, n_undef = mcc_of(m, zero_division)
     warn_undefined(n_undef, values.size, "MCC", zero_division)
     return values
@@ -110,7 +128,7 @@ def expected_accuracy(C) -> np.ndarray:
     >>> round(float(expected_accuracy([[45, 15], [25, 15]])), 2)  # Grandini et al., Fig. 11
     0.54
     """
-    m = Counts(C)
+    m = as_counts(C)
     s = m.total.astype(np.float64)
     return np.einsum("...k,...k->...", m.true.astype(np.float64), m.pred.astype(np.float64)) / (
         s * s
@@ -144,8 +162,9 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(cohen_kappa([[25, 35], [5, 35]])), 3)  # Grandini et al., Fig. 12 right
     0.259
     """
-    m = Counts(C)
+    m = as_counts(C)
+    o = _one_vs_rest(m)
     # s^2 - sum_k t_k p_k = sum_k t_k (s - p_k): non-negative terms, nothing cancels.
-    values, n_undef = divide(_numerator(m), _spread(m, m.true, m.pred), zero_division)
+    values, n_undef = divide(_numerator(o), _dot(o.true, o.fn + o.tn), zero_division)
     warn_undefined(n_undef, values.size, "Cohen's kappa", zero_division)
     return values

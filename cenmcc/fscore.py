@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts
+from ._marginals import Counts, as_counts
 from ._undefined import divide, warn_undefined
 
 AVERAGES = (None, "micro", "macro", "weighted")
@@ -74,7 +74,7 @@ def f1_score(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
 
 def _counts(C, average) -> Counts:
     _check_average(average)
-    return Counts(C)
+    return as_counts(C)
 
 
 precision.__doc__ = f"""Precision: the fraction of samples predicted as class k that are of class k.
@@ -163,7 +163,7 @@ def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(f1_of_macro_averages(C)), 4)
     0.8005
     """
-    m = Counts(C)
+    m = as_counts(C)
     prec, n_p = divide(m.diag, m.pred, zero_division)
     rec, n_r = divide(m.diag, m.true, zero_division)
     p, r = prec.mean(axis=-1), rec.mean(axis=-1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts
+from ._marginals import as_counts
 from ._undefined import warn_undefined
 from .correlation import mcc_of
 
@@ -81,7 +81,7 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> bool(abs(tmcc(C) - cen(C)) < 1e-12)
     True
     """
-    m = Counts(C)
+    m = as_counts(C)
     K = m.n_classes
     values, n_undef = mcc_of(m, zero_division)
     warn_undefined(n_undef, values.size, "MCC", zero_division)

@@ -204,3 +204,16 @@ def test_mcc_keeps_its_precision_when_one_class_dominates(A):
         mcc, kappa = _exact_mcc_and_kappa(C)
         assert cenmcc.mcc(C) == pytest.approx(mcc, rel=1e-12, abs=1e-300)
         assert cenmcc.cohen_kappa(C) == pytest.approx(kappa, rel=1e-12, abs=1e-300)
+
+
+def test_a_counts_object_is_validated_once_and_shared(zoo):
+    C = zoo[4]
+    m = cenmcc.Counts(C)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        for fn in (cenmcc.cen, cenmcc.mcc, cenmcc.accuracy, cenmcc.tmcc, cenmcc.cohen_kappa):
+            np.testing.assert_array_equal(fn(m), fn(C))
+        np.testing.assert_array_equal(cenmcc.f1_score(m, "macro"), cenmcc.f1_score(C, "macro"))
+    assert cenmcc._marginals.as_counts(m) is m
+    with pytest.raises(ValueError, match="no samples"):
+        cenmcc.Counts(np.zeros((2, 3, 3)))
