@@ -11,59 +11,58 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._marginals import Counts, as_counts
+from ._marginals import Counts, Partial, evaluate
 from ._undefined import divide, warn_undefined
 
 
-class _OneVsRest(NamedTuple):
-    """Per-class one-vs-rest counts in float64, shape (..., K)."""
+class _Terms(NamedTuple):
+    """The sums behind the MCC and kappa, shape (...), in float64."""
 
-    tp: np.ndarray
-    fn: np.ndarray  # t_k - C_kk
-    fp: np.ndarray  # p_k - C_kk
-    tn: np.ndarray  # s - t_k - p_k + C_kk
-    true: np.ndarray  # t_k
-    pred: np.ndarray  # p_k
-
-
-def _one_vs_rest(m: Counts) -> _OneVsRest:
-    """One-vs-rest counts of every class; exact, since integers below 2**53 and their
-    differences are exact in float64."""
-    t = m.true.astype(np.float64)
-    p = m.pred.astype(np.float64)
-    tp = m.diag.astype(np.float64)
-    fn = t - tp
-    fp = p - tp
-    tn = m.total.astype(np.float64)[..., None] - t - fp
-    return _OneVsRest(tp, fn, fp, tn, t, p)
+    numerator: np.ndarray  # c s - sum_k t_k p_k
+    var_pred: np.ndarray  # s^2 - sum_k p_k^2
+    var_true: np.ndarray  # s^2 - sum_k t_k^2
+    kappa_den: np.ndarray  # s^2 - sum_k t_k p_k
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("...k,...k->...", a, b)
 
 
-def _numerator(o: _OneVsRest) -> np.ndarray:
-    """``c s - sum_k t_k p_k`` as ``sum_k (TP_k TN_k - FN_k FP_k)``, the one-vs-rest numerators.
+def _terms(m: Counts) -> _Terms:
+    """MCC and kappa sums from one-vs-rest counts, so that nothing cancels catastrophically.
 
-    The two forms are equal, but the difference ``c s - sum_k t_k p_k`` of two numbers near
-    ``s^2`` loses its digits when one class holds almost every sample, whereas the one-vs-rest
-    terms are only as large as the products they are made of.
+    With ``TP_k = C_kk``, ``FN_k = t_k - C_kk``, ``FP_k = p_k - C_kk`` and
+    ``TN_k = s - t_k - FP_k``:
+
+    - ``c s - sum_k t_k p_k = sum_k (TP_k TN_k - FN_k FP_k)``, the sum of the one-vs-rest
+      numerators;
+    - ``s^2 - sum_k p_k^2 = sum_k p_k (s - p_k)``, as Eq. (2) of Jurman et al. (2012) writes
+      it, and likewise for ``t`` and for ``s^2 - sum_k t_k p_k = sum_k t_k (s - p_k)``.
+
+    The left-hand sides are differences of numbers near ``s^2`` and lose all their digits when
+    one class holds almost every sample (e.g. Z_A with A = 1e9); the right-hand sides are built
+    from exact integer differences (integers below 2**53 and their differences are exact in
+    float64) and products no larger than they must be.
     """
-    return _dot(o.tp, o.tn) - _dot(o.fn, o.fp)
+    s = m.total.astype(np.float64)[..., None]
+    t = m.true.astype(np.float64)
+    p = m.pred.astype(np.float64)
+    tp = m.diag.astype(np.float64)
+    not_true = s - t  # FP_k + TN_k
+    not_pred = s - p  # FN_k + TN_k
+    var_true, var_pred, kappa_den = _dot(t, not_true), _dot(p, not_pred), _dot(t, not_pred)
+    fn, fp = t, p
+    fn -= tp  # in place: t and p are no longer needed
+    fp -= tp
+    tn = not_true
+    tn -= fp
+    return _Terms(_dot(tp, tn) - _dot(fn, fp), var_pred, var_true, kappa_den)
 
 
 def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
-    """MCC from validated counts; returns the values and the number of 0/0 fills (internal).
-
-    The variances are written as in Eq. (2) of Jurman et al. (2012),
-    ``s^2 - sum_k p_k^2 = sum_k p_k (s - p_k)`` with ``s - p_k = FN_k + TN_k``: non-negative
-    terms, so nothing cancels, whereas the difference ``s^2 - sum_k p_k^2`` loses all its digits
-    when one class holds almost every sample (e.g. Z_A with A = 1e9).
-    """
-    o = _one_vs_rest(m)
-    var_pred = _dot(o.pred, o.fn + o.tn)
-    var_true = _dot(o.true, o.fp + o.tn)
-    return divide(_numerator(o), np.sqrt(var_pred * var_true), zero_division)
+    """MCC from validated counts; returns the values and the number of 0/0 fills (internal)."""
+    terms = _terms(m)
+    return divide(terms.numerator, np.sqrt(terms.var_pred * terms.var_true), zero_division)
 
 
 def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -100,10 +99,9 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> mcc([[[1, 0], [0, 1]], [[0, 1], [1, 0]]]).tolist()  # a stack of two matrices
     [1.0, -1.0]
     """
-    m = as_counts(C)
-    values, n_undef = mcc_of(m, zero_division)
-    warn_undefined(n_undef, values.size, "MCC", zero_division)
-    return values
+    result = evaluate(C, lambda m: Partial(*mcc_of(m, zero_division), m.total.size))
+    warn_undefined(result.undefined, result.checked, "MCC", zero_division)
+    return result.values
 
 
 def expected_accuracy(C) -> np.ndarray:
@@ -128,11 +126,12 @@ def expected_accuracy(C) -> np.ndarray:
     >>> round(float(expected_accuracy([[45, 15], [25, 15]])), 2)  # Grandini et al., Fig. 11
     0.54
     """
-    m = as_counts(C)
+    return evaluate(C, _expected_accuracy).values
+
+
+def _expected_accuracy(m: Counts) -> Partial:
     s = m.total.astype(np.float64)
-    return np.einsum("...k,...k->...", m.true.astype(np.float64), m.pred.astype(np.float64)) / (
-        s * s
-    )
+    return Partial(_dot(m.true.astype(np.float64), m.pred.astype(np.float64)) / (s * s))
 
 
 def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -162,9 +161,11 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(cohen_kappa([[25, 35], [5, 35]])), 3)  # Grandini et al., Fig. 12 right
     0.259
     """
-    m = as_counts(C)
-    o = _one_vs_rest(m)
-    # s^2 - sum_k t_k p_k = sum_k t_k (s - p_k): non-negative terms, nothing cancels.
-    values, n_undef = divide(_numerator(o), _dot(o.true, o.fn + o.tn), zero_division)
-    warn_undefined(n_undef, values.size, "Cohen's kappa", zero_division)
-    return values
+
+    def kernel(m: Counts) -> Partial:
+        terms = _terms(m)
+        return Partial(*divide(terms.numerator, terms.kappa_den, zero_division), m.total.size)
+
+    result = evaluate(C, kernel)
+    warn_undefined(result.undefined, result.checked, "Cohen's kappa", zero_division)
+    return result.values
