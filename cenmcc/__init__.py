@@ -11,6 +11,7 @@ or ``TypeError`` naming the problem.
 """
 
 from . import families
+from ._marginals import Counts
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted, weighted_accuracy
 from .comparison import (
     PairCounts,
@@ -50,6 +51,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "K_PAPER",
+    "Counts",
     "HandTillAUC",
     "OneVsRestCurves",
     "PairCounts",

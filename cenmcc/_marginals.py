@@ -2,21 +2,33 @@
 
 Every metric of cenmcc is a function of the row sums, column sums, diagonal and total of the
 counts (plus, for CEN, a function of each cell). :class:`Counts` validates the input once and
-computes each of these on first use. Sums are taken in the dtype of the validated counts, so
+computes each of these on first use; sums are taken in the dtype of the validated counts, so
 they are exact for integer input.
+
+A metric is evaluated by :func:`evaluate`, block by block: the stack is cut into blocks of about
+:data:`BLOCK_CELLS` cells, small enough that the per-class temporaries of a block stay in the
+CPU cache. Every metric accepts a :class:`Counts` in place of an array, so several metrics of
+one stack share its validation.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
 from ._validation import check_counts, check_nonempty
 
+#: Cells per block (2 MiB of int64): the temporaries of a block fit in a typical L2/L3 cache.
+BLOCK_CELLS = 2**18
+
 
 class Counts:
     """Validated confusion matrices ``C`` of shape ``(..., K, K)`` with their marginals.
+
+    Pass a ``Counts`` to several metrics to validate the stack only once.
 
     Parameters
     ----------
@@ -35,17 +47,27 @@ class Counts:
         Row sums ``t_k`` (samples of true class k), column sums ``p_k`` (samples predicted as
         class k) and diagonal ``C_kk``.
     total, correct : ndarray, shape (...)
-        Number of samples ``s`` and trace ``c``.
+        Number of samples ``s`` and trace ``c``. A matrix without samples raises ``ValueError``
+        when ``total`` is first needed.
 
     Raises
     ------
     TypeError, ValueError
-        For invalid counts (see :func:`check_counts`) or a matrix without samples.
+        For invalid counts (see :func:`check_counts`).
+
+    Examples
+    --------
+    >>> import cenmcc
+    >>> m = cenmcc.Counts([[5, 1, 0], [2, 6, 1], [0, 1, 7]])
+    >>> round(float(cenmcc.cen(m)), 4), round(float(cenmcc.mcc(m)), 4)
+    (0.3863, 0.6743)
     """
 
     def __init__(self, C, *, name: str = "C"):
         self.C, self.max_count = check_counts(C, name=name)
-        check_nonempty(self.total, name=name)
+        self.name = name
+        self.stack_shape = self.C.shape[:-2]
+        self.first = 0  # index of the first matrix in the flattened stack it comes from
 
     @property
     def n_classes(self) -> int:
@@ -53,7 +75,11 @@ class Counts:
 
     @cached_property
     def total(self) -> np.ndarray:
-        return np.einsum("...ij->...", self.C)
+        # From the row sums: a K-th of the work of summing the cells again, and every metric
+        # but the accuracy needs the row sums anyway.
+        total = np.einsum("...i->...", self.true)
+        check_nonempty(total, name=self.name, first=self.first, stack_shape=self.stack_shape)
+        return total
 
     @cached_property
     def correct(self) -> np.ndarray:
@@ -69,4 +95,58 @@ class Counts:
 
     @cached_property
     def diag(self) -> np.ndarray:
-        return np.einsum("...ii->...i", self.C)
+        # A contiguous copy: the diagonal view strides through every matrix, and each use of it
+        # would cost as much as a pass over the whole stack.
+        return np.einsum("...ii->...i", self.C).copy()
+
+    def blocks(self) -> Iterator[Counts]:
+        """Consecutive blocks of the flattened stack: ``Counts`` of about BLOCK_CELLS cells each."""
+        K = self.n_classes
+        flat = self.C.reshape(-1, K, K)
+        size = max(BLOCK_CELLS // (K * K), 1)
+        for start in range(0, max(flat.shape[0], 1), size):
+            block = object.__new__(Counts)
+            block.C = flat[start : start + size]
+            block.max_count, block.name, block.stack_shape = (
+                self.max_count,
+                self.name,
+                self.stack_shape,
+            )
+            block.first = self.first + start
+            block.total  # noqa: B018 - computed now so that an empty matrix always raises
+            yield block
+
+    @property
+    def span(self) -> slice:
+        """The matrices of the flattened stack that a block (from :meth:`blocks`) holds."""
+        return slice(self.first, self.first + self.C.shape[0])
+
+
+def as_counts(C) -> Counts:
+    """``C`` itself if it is a :class:`Counts`, else ``Counts(C)`` (validated)."""
+    return C if isinstance(C, Counts) else Counts(C)
+
+
+class Partial(NamedTuple):
+    """A kernel's result on one block: its values and how many of ``checked`` were 0/0."""
+
+    values: np.ndarray
+    undefined: int = 0
+    checked: int = 0
+
+
+def evaluate(C, kernel: Callable[[Counts], Partial]) -> Partial:
+    """Apply ``kernel`` to every block of the validated stack ``C`` and join the results.
+
+    Returns the values with shape ``stack_shape + kernel's trailing shape`` (a NumPy scalar for a
+    single matrix and a scalar metric) and the summed counts of undefined values.
+    """
+    m = as_counts(C)
+    parts = [kernel(block) for block in m.blocks()]
+    values = np.concatenate([p.values for p in parts])
+    values = values.reshape(m.stack_shape + values.shape[1:])
+    return Partial(
+        values[()] if values.ndim == 0 else values,
+        sum(p.undefined for p in parts),
+        sum(p.checked for p in parts),
+    )

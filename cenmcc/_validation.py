@@ -13,6 +13,13 @@ import numpy as np
 SUM_TOLERANCE = 1e-8
 
 
+#: Largest valid cell seen as uint64: the largest int64, or the bits of the largest finite float.
+_LARGEST = {
+    "i": np.uint64(np.iinfo(np.int64).max),
+    "f": np.array(np.finfo(np.float64).max).view(np.uint64),
+}
+
+
 def _first_index(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.argwhere(mask)[0])
 
@@ -56,36 +63,46 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     if K < 2:
         raise ValueError(f"{name} must have K >= 2 classes, got K = {K}")
     floating = C.dtype.kind == "f"
+    if C.dtype == np.uint64 and C.size and C.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} holds a count of {int(C.max())}, too large for int64 sums")
+    C = C.astype(np.float64 if floating else np.int64, copy=False)
     if C.size == 0:
-        return C.astype(np.float64 if floating else np.int64, copy=False), 0
-    lo, hi = C.min(), C.max()
-    if floating:
-        C = C.astype(np.float64, copy=False)
-        if not (np.isfinite(lo) and np.isfinite(hi)):
+        return C, 0
+    # One pass finds the largest count and any invalid value: seen as unsigned 64-bit integers,
+    # negative numbers (sign bit set), infinities and NaNs (exponent all ones) are all larger
+    # than the largest finite non-negative value.
+    top = C.view(np.uint64).max()
+    if top > _LARGEST[C.dtype.kind]:
+        if floating and not np.all(np.isfinite(C)):
             idx = _first_index(~np.isfinite(C))
             raise ValueError(f"{name} must be finite, found {C[idx]} at index {idx}")
-    elif int(hi) > np.iinfo(np.int64).max // (K * K):
+        if np.any(C < 0):
+            idx = _first_index(C < 0)
+            raise ValueError(f"{name} must be non-negative, found {C[idx]} at index {idx}")
+        top = np.abs(C).view(np.uint64).max()  # only negative zeros: harmless
+    hi = top.view(C.dtype).item()
+    if not floating and hi > np.iinfo(np.int64).max // (K * K):
         # Sums of K*K cells must stay exact in int64.
         raise ValueError(
-            f"{name} holds a count of {int(hi)}, too large to sum {K}x{K} cells exactly in int64"
+            f"{name} holds a count of {hi}, too large to sum {K}x{K} cells exactly in int64"
         )
-    if lo < 0:
-        idx = _first_index(C < 0)
-        raise ValueError(f"{name} must be non-negative, found {C[idx]} at index {idx}")
-    if not floating:
-        C = C.astype(np.int64, copy=False)
-        hi = int(hi)
     return C, hi
 
 
-def check_nonempty(total: np.ndarray, *, name: str = "C") -> None:
-    """Raise ``ValueError`` if any matrix of the stack has no samples (all cells zero)."""
-    empty = total == 0
-    if np.any(empty):
-        where = _first_index(empty) if np.ndim(empty) else ()
+def check_nonempty(
+    total: np.ndarray, *, name: str = "C", first: int = 0, stack_shape: tuple = ()
+) -> None:
+    """Raise ``ValueError`` if a matrix has no samples (all cells zero).
+
+    ``total`` holds the totals of the matrices ``first, first + 1, ...`` of a flattened stack of
+    shape ``stack_shape``; the error names the matrix's index in that stack.
+    """
+    empty = np.flatnonzero(np.ravel(total) == 0)
+    if empty.size:
+        where = np.unravel_index(first + int(empty[0]), stack_shape) if stack_shape else ()
         raise ValueError(
             f"{name} has a matrix with no samples (all counts zero)"
-            + (f" at stack index {where}" if where else "")
+            + (f" at stack index {tuple(int(i) for i in where)}" if where else "")
             + "; the metric needs at least one sample"
         )
 

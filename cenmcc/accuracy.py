@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts
+from ._marginals import Counts, Partial, as_counts, evaluate
 from ._undefined import divide, warn_undefined
 from ._validation import check_weights
 
@@ -34,8 +34,7 @@ def accuracy(C) -> np.ndarray:
     >>> round(float(accuracy(C)), 4)
     0.7115
     """
-    m = Counts(C)
-    return m.correct / m.total
+    return evaluate(C, lambda m: Partial(m.correct / m.total)).values
 
 
 def balanced_accuracy(C) -> np.ndarray:
@@ -64,12 +63,21 @@ def balanced_accuracy(C) -> np.ndarray:
     >>> round(float(balanced_accuracy(C)), 3)
     0.615
     """
-    m = Counts(C)
+    result = evaluate(C, _balanced_accuracy)
+    warn_undefined(
+        result.undefined, result.checked, "recall of a class without true samples", "excluded"
+    )
+    return result.values
+
+
+def _balanced_accuracy(m: Counts) -> Partial:
     present = m.true > 0
     recalls, _ = divide(m.diag, m.true, 0.0)
-    n_missing = int(np.count_nonzero(~present))
-    warn_undefined(n_missing, present.size, "recall of a class without true samples", "excluded")
-    return recalls.sum(axis=-1) / present.sum(axis=-1)
+    return Partial(
+        np.einsum("...k->...", recalls) / np.count_nonzero(present, axis=-1),
+        int(np.count_nonzero(~present)),
+        present.size,
+    )
 
 
 def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
@@ -104,9 +112,11 @@ def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(weighted_accuracy(C, [0.5, 0.5])), 4)
     0.7619
     """
-    m = Counts(C)
-    w = check_weights(weights, m.n_classes, sum_to_one=True)
-    return _weighted_recall_sum(m, w, zero_division)
+    m = as_counts(C)
+    w = _per_matrix(check_weights(weights, m.n_classes, sum_to_one=True), m)
+    result = evaluate(m, lambda b: _weighted_recall_sum(b, w[b.span], zero_division))
+    warn_undefined(result.undefined, result.checked, "recall", zero_division)
+    return result.values
 
 
 def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -> np.ndarray:
@@ -148,17 +158,35 @@ def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -
     >>> round(float(balanced_accuracy_weighted(C)), 4)  # frequency weights: the accuracy
     0.7115
     """
-    m = Counts(C)
-    if weights is None:
-        w = m.true / m.total[..., None]
-    else:
-        w = check_weights(weights, m.n_classes, sum_to_one=False)
-    return _weighted_recall_sum(m, w, zero_division) / w.sum(axis=-1)
+    m = as_counts(C)
+    if weights is not None:
+        w = _per_matrix(check_weights(weights, m.n_classes, sum_to_one=False), m)
+
+    def kernel(block: Counts) -> Partial:
+        wb = block.true / block.total[..., None] if weights is None else w[block.span]
+        part = _weighted_recall_sum(block, wb, zero_division)
+        return part._replace(values=part.values / np.einsum("...k->...", wb))
+
+    result = evaluate(m, kernel)
+    warn_undefined(result.undefined, result.checked, "recall", zero_division)
+    return result.values
 
 
-def _weighted_recall_sum(m, w, zero_division):
+def _per_matrix(w: np.ndarray, m: Counts) -> np.ndarray:
+    """Class weights ``(..., K)`` broadcast to one row per matrix of the flattened stack."""
+    shape = (*m.stack_shape, m.n_classes)
+    try:
+        return np.broadcast_to(w, shape).reshape(-1, m.n_classes)
+    except ValueError:
+        raise ValueError(
+            f"weights of shape {w.shape} do not broadcast to the stack's shape {shape}"
+        ) from None
+
+
+def _weighted_recall_sum(m: Counts, w: np.ndarray, zero_division: float) -> Partial:
     """``sum_k w_k R_k``; a 0/0 recall is filled, and counted only where its weight is non-zero."""
     recalls, _ = divide(m.diag, m.true, zero_division)
     relevant = (m.true == 0) & (w > 0)
-    warn_undefined(int(np.count_nonzero(relevant)), relevant.size, "recall", zero_division)
-    return (w * recalls).sum(axis=-1)
+    return Partial(
+        np.einsum("...k->...", w * recalls), int(np.count_nonzero(relevant)), relevant.size
+    )

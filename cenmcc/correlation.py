@@ -7,45 +7,62 @@ Both are built from the same four numbers of a confusion matrix (Grandini et al.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ._marginals import Counts
+from ._marginals import Counts, Partial, evaluate
 from ._undefined import divide, warn_undefined
 
 
-def _numerator(m: Counts) -> np.ndarray:
-    """``c s - sum_k t_k p_k`` as ``sum_k (TP_k TN_k - FP_k FN_k)``, the one-vs-rest numerators.
+class _Terms(NamedTuple):
+    """The sums behind the MCC and kappa, shape (...), in float64."""
 
-    With ``FN_k = t_k - C_kk``, ``FP_k = p_k - C_kk`` and ``TN_k = s - t_k - FP_k`` (exact for
-    integer counts), the two forms are equal, but the difference ``c s - sum_k t_k p_k`` of two
-    numbers near ``s^2`` loses its digits when one class holds almost every sample, whereas the
-    one-vs-rest terms are only as large as the products they are made of.
+    numerator: np.ndarray  # c s - sum_k t_k p_k
+    var_pred: np.ndarray  # s^2 - sum_k p_k^2
+    var_true: np.ndarray  # s^2 - sum_k t_k^2
+    kappa_den: np.ndarray  # s^2 - sum_k t_k p_k
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.einsum("...k,...k->...", a, b)
+
+
+def _terms(m: Counts) -> _Terms:
+    """MCC and kappa sums from one-vs-rest counts, so that nothing cancels catastrophically.
+
+    With ``TP_k = C_kk``, ``FN_k = t_k - C_kk``, ``FP_k = p_k - C_kk`` and
+    ``TN_k = s - t_k - FP_k``:
+
+    - ``c s - sum_k t_k p_k = sum_k (TP_k TN_k - FN_k FP_k)``, the sum of the one-vs-rest
+      numerators;
+    - ``s^2 - sum_k p_k^2 = sum_k p_k (s - p_k)``, as Eq. (2) of Jurman et al. (2012) writes
+      it, and likewise for ``t`` and for ``s^2 - sum_k t_k p_k = sum_k t_k (s - p_k)``.
+
+    The left-hand sides are differences of numbers near ``s^2`` and lose all their digits when
+    one class holds almost every sample (e.g. Z_A with A = 1e9); the right-hand sides are built
+    from exact integer differences (integers below 2**53 and their differences are exact in
+    float64) and products no larger than they must be.
     """
-    fn = m.true - m.diag
-    fp = m.pred - m.diag
-    tn = m.total[..., None] - m.true - fp
-    as_float = np.float64
-    return np.einsum("...k,...k->...", m.diag.astype(as_float), tn.astype(as_float)) - np.einsum(
-        "...k,...k->...", fn.astype(as_float), fp.astype(as_float)
-    )
-
-
-def _spread(m: Counts, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``sum_k a_k (s - b_k)``, e.g. ``s^2 - sum_k p_k^2`` as in Eq. (2) of Jurman et al. (2012).
-
-    Every term is non-negative and ``s - b_k`` is exact for integer counts, so nothing cancels,
-    while ``s^2 - sum_k p_k^2`` computed as a difference loses all its digits when one class
-    holds almost every sample (e.g. Z_A with A = 1e9).
-    """
-    rest = m.total[..., None] - b
-    return np.einsum("...k,...k->...", a.astype(np.float64), rest.astype(np.float64))
+    s = m.total.astype(np.float64)[..., None]
+    t = m.true.astype(np.float64)
+    p = m.pred.astype(np.float64)
+    tp = m.diag.astype(np.float64)
+    not_true = s - t  # FP_k + TN_k
+    not_pred = s - p  # FN_k + TN_k
+    var_true, var_pred, kappa_den = _dot(t, not_true), _dot(p, not_pred), _dot(t, not_pred)
+    fn, fp = t, p
+    fn -= tp  # in place: t and p are no longer needed
+    fp -= tp
+    tn = not_true
+    tn -= fp
+    return _Terms(_dot(tp, tn) - _dot(fn, fp), var_pred, var_true, kappa_den)
 
 
 def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
     """MCC from validated counts; returns the values and the number of 0/0 fills (internal)."""
-    var_pred = _spread(m, m.pred, m.pred)  # s^2 - sum_k p_k^2
-    var_true = _spread(m, m.true, m.true)  # s^2 - sum_k t_k^2
-    return divide(_numerator(m), np.sqrt(var_pred * var_true), zero_division)
+    terms = _terms(m)
+    return divide(terms.numerator, np.sqrt(terms.var_pred * terms.var_true), zero_division)
 
 
 def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -82,10 +99,9 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> mcc([[[1, 0], [0, 1]], [[0, 1], [1, 0]]]).tolist()  # a stack of two matrices
     [1.0, -1.0]
     """
-    m = Counts(C)
-    values, n_undef = mcc_of(m, zero_division)
-    warn_undefined(n_undef, values.size, "MCC", zero_division)
-    return values
+    result = evaluate(C, lambda m: Partial(*mcc_of(m, zero_division), m.total.size))
+    warn_undefined(result.undefined, result.checked, "MCC", zero_division)
+    return result.values
 
 
 def expected_accuracy(C) -> np.ndarray:
@@ -110,11 +126,12 @@ def expected_accuracy(C) -> np.ndarray:
     >>> round(float(expected_accuracy([[45, 15], [25, 15]])), 2)  # Grandini et al., Fig. 11
     0.54
     """
-    m = Counts(C)
+    return evaluate(C, _expected_accuracy).values
+
+
+def _expected_accuracy(m: Counts) -> Partial:
     s = m.total.astype(np.float64)
-    return np.einsum("...k,...k->...", m.true.astype(np.float64), m.pred.astype(np.float64)) / (
-        s * s
-    )
+    return Partial(_dot(m.true.astype(np.float64), m.pred.astype(np.float64)) / (s * s))
 
 
 def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -144,8 +161,11 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(cohen_kappa([[25, 35], [5, 35]])), 3)  # Grandini et al., Fig. 12 right
     0.259
     """
-    m = Counts(C)
-    # s^2 - sum_k t_k p_k = sum_k t_k (s - p_k): non-negative terms, nothing cancels.
-    values, n_undef = divide(_numerator(m), _spread(m, m.true, m.pred), zero_division)
-    warn_undefined(n_undef, values.size, "Cohen's kappa", zero_division)
-    return values
+
+    def kernel(m: Counts) -> Partial:
+        terms = _terms(m)
+        return Partial(*divide(terms.numerator, terms.kappa_den, zero_division), m.total.size)
+
+    result = evaluate(C, kernel)
+    warn_undefined(result.undefined, result.checked, "Cohen's kappa", zero_division)
+    return result.values

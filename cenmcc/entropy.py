@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import xlogy
 
-from ._marginals import Counts
+from ._marginals import Counts, Partial, evaluate
 from ._undefined import divide, warn_undefined
 
 
@@ -91,7 +91,7 @@ def cen(C) -> np.ndarray:
     >>> cen([[[5, 0], [0, 5]], [[1, 1], [1, 1]]]).round(4).tolist()
     [0.0, 1.0]
     """
-    return cen_of(Counts(C))
+    return evaluate(C, lambda m: Partial(cen_of(m))).values
 
 
 def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -121,10 +121,16 @@ def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> cen_per_class([[2, 1, 0], [0, 3, 0], [0, 0, 4]]).round(4).tolist()
     [0.2322, 0.2005, 0.0]
     """
-    m = Counts(C)
-    X = _xlogx_cells(m)
-    numerator = _class_term(m) - np.einsum("...ij->...i", X) - np.einsum("...ij->...j", X)
-    d = m.true + m.pred
-    values, n_undef = divide(numerator, d * np.log(2.0 * (m.n_classes - 1)), zero_division)
-    warn_undefined(n_undef, values.size, "CEN_j of a class with no samples", zero_division)
-    return values
+
+    def kernel(m: Counts) -> Partial:
+        X = _xlogx_cells(m)
+        numerator = _class_term(m) - np.einsum("...ij->...i", X) - np.einsum("...ij->...j", X)
+        d = m.true + m.pred
+        values, undefined = divide(numerator, d * np.log(2.0 * (m.n_classes - 1)), zero_division)
+        return Partial(values, undefined, values.size)
+
+    result = evaluate(C, kernel)
+    warn_undefined(
+        result.undefined, result.checked, "CEN_j of a class with no samples", zero_division
+    )
+    return result.values

@@ -14,26 +14,36 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts
+from ._marginals import Counts, Partial, evaluate
 from ._undefined import divide, warn_undefined
 
 AVERAGES = (None, "micro", "macro", "weighted")
 
 
-def _check_average(average) -> None:
+def _ratio_score(C, ratio, average, zero_division, what) -> np.ndarray:
+    """Per-class ``num/den`` from ``ratio(m)``, averaged as asked; one warning for the 0/0 ones.
+
+    Micro-averaging pools the counts: sum_k C_kk over sum_k p_k (or t_k, or both), which is the
+    accuracy for single-label data.
+    """
     if average not in AVERAGES:
         raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
 
+    def kernel(m: Counts) -> Partial:
+        if average == "micro":
+            return Partial(m.correct / m.total)
+        values, undefined = divide(*ratio(m), zero_division)
+        if average == "macro":
+            averaged = np.einsum("...k->...", values) / m.n_classes
+        elif average == "weighted":  # by support t_k
+            averaged = np.einsum("...k,...k->...", values, m.true) / m.total
+        else:
+            averaged = values
+        return Partial(averaged, undefined, values.size)
 
-def _per_class(m: Counts, num, den, average, zero_division, what):
-    """Average per-class ratios ``num/den`` as asked; one warning for the 0/0 classes."""
-    values, n_undef = divide(num, den, zero_division)
-    warn_undefined(n_undef, values.size, what, zero_division)
-    if average is None:
-        return values
-    if average == "macro":
-        return values.mean(axis=-1)
-    return (values * m.true).sum(axis=-1) / m.total  # "weighted": by support t_k
+    result = evaluate(C, kernel)
+    warn_undefined(result.undefined, result.checked, what, zero_division)
+    return result.values
 
 
 _PARAMETERS = """
@@ -52,29 +62,15 @@ _PARAMETERS = """
 
 
 def precision(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    m = _counts(C, average)
-    if average == "micro":
-        return m.correct / m.total
-    return _per_class(m, m.diag, m.pred, average, zero_division, "precision")
+    return _ratio_score(C, lambda m: (m.diag, m.pred), average, zero_division, "precision")
 
 
 def recall(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    m = _counts(C, average)
-    if average == "micro":
-        return m.correct / m.total
-    return _per_class(m, m.diag, m.true, average, zero_division, "recall")
+    return _ratio_score(C, lambda m: (m.diag, m.true), average, zero_division, "recall")
 
 
 def f1_score(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    m = _counts(C, average)
-    if average == "micro":
-        return m.correct / m.total
-    return _per_class(m, 2 * m.diag, m.true + m.pred, average, zero_division, "F1")
-
-
-def _counts(C, average) -> Counts:
-    _check_average(average)
-    return Counts(C)
+    return _ratio_score(C, lambda m: (2 * m.diag, m.true + m.pred), average, zero_division, "F1")
 
 
 precision.__doc__ = f"""Precision: the fraction of samples predicted as class k that are of class k.
@@ -163,12 +159,14 @@ def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(f1_of_macro_averages(C)), 4)
     0.8005
     """
-    m = Counts(C)
-    prec, n_p = divide(m.diag, m.pred, zero_division)
-    rec, n_r = divide(m.diag, m.true, zero_division)
-    p, r = prec.mean(axis=-1), rec.mean(axis=-1)
-    f1, n_f = divide(2 * p * r, p + r, zero_division)
-    warn_undefined(
-        n_p + n_r + n_f, prec.size + rec.size + f1.size, "precision/recall/F1", zero_division
-    )
-    return f1
+
+    def kernel(m: Counts) -> Partial:
+        prec, n_p = divide(m.diag, m.pred, zero_division)
+        rec, n_r = divide(m.diag, m.true, zero_division)
+        p, r = prec.mean(axis=-1), rec.mean(axis=-1)
+        f1, n_f = divide(2 * p * r, p + r, zero_division)
+        return Partial(f1, n_p + n_r + n_f, prec.size + rec.size + f1.size)
+
+    result = evaluate(C, kernel)
+    warn_undefined(result.undefined, result.checked, "precision/recall/F1", zero_division)
+    return result.values

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts
+from ._marginals import Counts, Partial, evaluate
 from ._undefined import warn_undefined
 from .correlation import mcc_of
 
@@ -81,12 +81,16 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> bool(abs(tmcc(C) - cen(C)) < 1e-12)
     True
     """
-    m = Counts(C)
+    result = evaluate(C, lambda m: _tmcc(m, zero_division))
+    warn_undefined(result.undefined, result.checked, "MCC", zero_division)
+    return result.values
+
+
+def _tmcc(m: Counts, zero_division: float) -> Partial:
     K = m.n_classes
-    values, n_undef = mcc_of(m, zero_division)
-    warn_undefined(n_undef, values.size, "MCC", zero_division)
+    values, undefined = mcc_of(m, zero_division)
     wrong = m.total - m.correct  # exact for integer counts
     perfect = wrong == 0
     log_error = np.log(wrong / m.total, out=np.zeros(wrong.shape), where=~perfect)
     out = (1.0 - values) * (1.0 - log_error / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
-    return np.where(perfect, 0.0, out)
+    return Partial(np.where(perfect, 0.0, out), undefined, values.size)

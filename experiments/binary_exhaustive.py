@@ -105,8 +105,9 @@ def enumerate_metrics(s_min: int, s_max: int) -> dict:
         part = slice(start[first], start[last + 1])
         C = out["C"][part]
         C[...] = cenmcc.matrices_with_total(totals[first : last + 1], 2)
-        out["mcc"][part], out["mcc_undefined"][part] = mcc_counting_fills(C)
-        out["cen"][part] = cenmcc.cen(C)
+        counts = cenmcc.Counts(C)  # validated and summed once for both metrics
+        out["mcc"][part], out["mcc_undefined"][part] = mcc_counting_fills(counts)
+        out["cen"][part] = cenmcc.cen(counts)
     return out
 
 

@@ -90,7 +90,7 @@ def _ratio(num: int, den: int) -> float:
     return num / den
 
 
-def mcc_counting_fills(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def mcc_counting_fills(M) -> tuple[np.ndarray, np.ndarray]:
     """:func:`cenmcc.mcc` of a stack, and where it is 0/0 (filled with 0).
 
     The MCC is 0/0 exactly when every sample is predicted as one class or belongs to one class
@@ -103,15 +103,16 @@ def mcc_counting_fills(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     undefined : ndarray of bool, shape (n,)
     """
     # One class holds every sample exactly when the sum of squared class sizes is s².
-    t, p = np.einsum("...ij->...i", M), np.einsum("...ij->...j", M)
-    s2 = np.einsum("...i->...", t) ** 2
+    m = M if isinstance(M, cenmcc.Counts) else cenmcc.Counts(M)
+    t, p = m.true, m.pred
+    s2 = m.total**2
     undefined = (np.einsum("...i,...i->...", t, t) == s2) | (
         np.einsum("...j,...j->...", p, p) == s2
     )
     n_filled = int(np.count_nonzero(undefined))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", cenmcc.UndefinedMetricWarning)
-        values = cenmcc.mcc(M)
+        values = cenmcc.mcc(m)
     messages = [str(w.message) for w in caught]
     if n_filled:
         as_expected = len(messages) == 1 and f" {n_filled} of {values.size} " in messages[0]
@@ -128,8 +129,9 @@ def measure_values(M: np.ndarray) -> tuple[dict, int]:
     ``exact`` holds tie ranks (negated for CEN); ``float_eq`` and ``rtol`` hold -CEN, MCC and ACC
     as floats (they differ only in the tolerance given to :func:`cenmcc.pair_counts`).
     """
-    mcc, undefined = mcc_counting_fills(M)
-    floats = {"cen": -cenmcc.cen(M), "mcc": mcc, "acc": cenmcc.accuracy(M)}
+    m = cenmcc.Counts(M)  # validated and summed once for the three float measures
+    mcc, undefined = mcc_counting_fills(m)
+    floats = {"cen": -cenmcc.cen(m), "mcc": mcc, "acc": cenmcc.accuracy(m)}
     exact = {
         "cen": -cenmcc.tie_ranks(M, "cen"),
         "mcc": cenmcc.tie_ranks(M, "mcc"),

@@ -229,7 +229,8 @@ def measure_chunk(chunk: Chunk) -> dict[str, np.ndarray]:
     values = {name: np.empty(chunk.size) for name in METRICS}
     for K in np.unique(n_classes):
         rows = np.flatnonzero(n_classes == K)
-        C = draw_matrices(chunk.config, int(K), rho[rows], rng)
+        # Validate the stack and compute its marginals once for all the metrics.
+        C = cenmcc.Counts(draw_matrices(chunk.config, int(K), rho[rows], rng))
         for name, metric in METRICS.items():
             values[name][rows] = metric(C)
     return {"K": n_classes, "rho": rho, **values}

@@ -204,3 +204,56 @@ def test_mcc_keeps_its_precision_when_one_class_dominates(A):
         mcc, kappa = _exact_mcc_and_kappa(C)
         assert cenmcc.mcc(C) == pytest.approx(mcc, rel=1e-12, abs=1e-300)
         assert cenmcc.cohen_kappa(C) == pytest.approx(kappa, rel=1e-12, abs=1e-300)
+
+
+def test_a_counts_object_is_validated_once_and_shared(zoo):
+    C = zoo[4]
+    m = cenmcc.Counts(C)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        for fn in (cenmcc.cen, cenmcc.mcc, cenmcc.accuracy, cenmcc.tmcc, cenmcc.cohen_kappa):
+            np.testing.assert_array_equal(fn(m), fn(C))
+        np.testing.assert_array_equal(cenmcc.f1_score(m, "macro"), cenmcc.f1_score(C, "macro"))
+    assert cenmcc._marginals.as_counts(m) is m
+    empty = cenmcc.Counts(np.zeros((2, 3, 3)))  # checked when a metric first needs the totals
+    with pytest.raises(ValueError, match=r"no samples .* at stack index \(0,\)"):
+        cenmcc.accuracy(empty)
+
+
+@pytest.fixture
+def tiny_blocks(monkeypatch):
+    """Cut every stack into blocks of a few matrices, as a huge stack would be."""
+    monkeypatch.setattr(cenmcc._marginals, "BLOCK_CELLS", 40)
+
+
+def test_blocked_evaluation_is_exact_and_keeps_one_warning(zoo, tiny_blocks):
+    C = zoo[3][:300].reshape(3, 100, 3, 3)  # many blocks, and a 2-D stack shape
+    reference = {
+        name: [fn(c) for c in C.reshape(-1, 3, 3)]
+        for name, fn in {"cen": cenmcc.cen, "acc": cenmcc.accuracy}.items()
+    }
+    np.testing.assert_array_equal(cenmcc.cen(C).ravel(), reference["cen"])
+    np.testing.assert_array_equal(cenmcc.accuracy(C).ravel(), reference["acc"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        per_class = cenmcc.precision(C)
+    expected = int((C.sum(axis=-2) == 0).sum())  # classes never predicted
+    assert per_class.shape == (3, 100, 3)
+    assert len(caught) == 1
+    assert f"for {expected} of {C.size // 3}" in str(caught[0].message)
+    w = np.random.default_rng(0).dirichlet(np.ones(3), size=(3, 100))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        blocked = cenmcc.weighted_accuracy(C, w)
+        one_by_one = [
+            cenmcc.weighted_accuracy(c, wi)
+            for c, wi in zip(C.reshape(-1, 3, 3), w.reshape(-1, 3), strict=True)
+        ]
+    np.testing.assert_allclose(blocked.ravel(), one_by_one, rtol=0, atol=1e-15)
+
+
+def test_an_empty_matrix_deep_in_a_blocked_stack_is_named_by_its_index(tiny_blocks):
+    C = np.ones((4, 50, 3, 3), dtype=int)
+    C[2, 37] = 0
+    with pytest.raises(ValueError, match=r"at stack index \(2, 37\)"):
+        cenmcc.mcc(C)
