@@ -197,6 +197,10 @@ def _verdict_cell(outcome: Outcome) -> str:
 def _tolerance_cell(record: Record) -> str:
     """The relation, the tolerance and why, e.g. ``= ±0.0005: half a unit of ...``."""
     published = record.published
+    if published.value is None:
+        return "—"
+    if record.relation in ("<", ">"):
+        return f"{record.relation} (strict, no tolerance)"
     return f"{record.relation} ±{format_value(published.tolerance)}: {published.why}"
 
 

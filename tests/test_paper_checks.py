@@ -334,3 +334,11 @@ def test_the_readme_gallery_shows_every_committed_figure():
     for figure in report.GALLERY:
         assert f"]({figure.path})" in section
         assert f"`python -m experiments {figure.command}`" in section
+
+
+def test_report_shows_each_tolerance_and_why(tmp_path):
+    strict = _record(id="grandini2020-strict", published=bound("> 1", 1.0), relation=">")
+    assert run([_record(), strict], out=tmp_path) == 0
+    text = (tmp_path / "REPORT.md").read_text()
+    assert "| = ±0.5: half a unit of the last printed digit |" in text
+    assert "| > (strict, no tolerance) |" in text
