@@ -78,7 +78,7 @@ SE_MEAN_RATIO = (CI_PRINTED[1] - CI_PRINTED[0]) / (2 * NormalDist().inv_cdf(0.97
 K_FIT_SE = (0.00043, 0.0024, 0.0030)
 
 
-def monte_carlo(text: str, value, se: float, what: str) -> Published:
+def monte_carlo(text: str, value, se: float | tuple[float, ...], what: str) -> Published:
     """A published statistic with the tolerance of two independent Monte Carlo runs."""
     return Published(
         text=text,
@@ -345,7 +345,7 @@ def binary_poorer_than_multiclass():
     )
 
 
-def binary_cen_above_one_share():
+def binary_cen_above_one_count():
     s = _binary()
     return Measured(
         s["n_cen_above_1"],
@@ -773,7 +773,7 @@ RECORDS = (
         source=f"{JURMAN2012}, 'Results and Discussion'",
         claim="In the binary case CEN even gets values larger than one.",
         published=bound("some binary CEN > 1", 0.0),
-        compute=binary_cen_above_one_share,
+        compute=binary_cen_above_one_count,
         verdict=REPRODUCED,
         measured=473080.0,
         relation=">",
