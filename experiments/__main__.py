@@ -11,6 +11,7 @@ import importlib
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from .paths import FIGURES, REPO_ROOT
 
@@ -38,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(module=module)
     everything = sub.add_parser("all", help="every experiment at paper scale, then the checks")
     everything.add_argument("--quiet", action="store_true", help="no progress bars")
+    everything.add_argument(
+        "--out", type=Path, default=None, help="output directory (default: figures/)"
+    )
     return parser
 
 
@@ -46,20 +50,31 @@ def build_parser() -> argparse.ArgumentParser:
 CHECKS = (sys.executable, "-m", "paper_checks")
 
 
-def run_all(parser: argparse.ArgumentParser, quiet: bool) -> int:
-    """Run every experiment of :data:`ALL` with its defaults, then the paper checks."""
+def run_all(parser: argparse.ArgumentParser, quiet: bool, out: Path | None = None) -> int:
+    """Run every experiment of :data:`ALL` with its defaults, then the paper checks.
+
+    With ``out``, every output (figures, summaries and the checks' report) goes under ``out``
+    instead of ``figures/`` and ``paper_checks/``.
+    """
     start = time.perf_counter()
     for name in ALL:
-        args = parser.parse_args([name, *(["--quiet"] if quiet else [])])
+        argv = [name, *(["--quiet"] if quiet else []), *(["--out", str(out)] if out else [])]
+        args = parser.parse_args(argv)
         print(f"== {name}", flush=True)
         status = args.module.main(args)
         if status:
             return status
     print("== paper checks", flush=True)
-    status = subprocess.run(CHECKS, cwd=REPO_ROOT, check=False).returncode
+    checks = [
+        *CHECKS,
+        *(["--figures", str(out), "--out", str(out / "paper_checks")] if out else []),
+    ]
+    status = subprocess.run(checks, cwd=REPO_ROOT, check=False).returncode
+    figures = out or FIGURES
+    report = (out / "paper_checks") if out else REPO_ROOT / "paper_checks"
     print(
-        f"all done in {time.perf_counter() - start:.1f} s; figures and summaries in {FIGURES}, "
-        f"claim-by-claim report in {REPO_ROOT / 'paper_checks' / 'REPORT.md'}"
+        f"all done in {time.perf_counter() - start:.1f} s; figures and summaries in {figures}, "
+        f"claim-by-claim report in {report / 'REPORT.md'}"
     )
     return status
 
@@ -68,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "all":
-        return run_all(parser, args.quiet)
+        return run_all(parser, args.quiet, args.out)
     return args.module.main(args)
 
 

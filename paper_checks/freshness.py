@@ -39,6 +39,10 @@ VOLATILE = {
 
 #: Files the experiments write but git ignores (see .gitignore): never committed.
 UNTRACKED = ("*_table.csv", "*_table.csv.gz", "*.npz")
+#: Directories under figures/ that ``python -m experiments all`` does not write: the
+#: benchmark's tables and figure (``python -m experiments benchmark``) are timings of the
+#: machine they ran on, not results a rerun could reproduce.
+NOT_RESULTS = ("benchmark",)
 #: Files compared as text (numbers as numbers).
 TEXT = (".csv", ".md")
 
@@ -51,7 +55,9 @@ def output_files(directory: Path) -> set[str]:
     return {
         p.relative_to(directory).as_posix()
         for p in directory.glob("*/*")
-        if p.is_file() and not any(fnmatch.fnmatch(p.name, u) for u in UNTRACKED)
+        if p.is_file()
+        and p.parent.name not in NOT_RESULTS
+        and not any(fnmatch.fnmatch(p.name, u) for u in UNTRACKED)
     }
 
 

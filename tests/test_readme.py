@@ -34,3 +34,8 @@ def test_readme_example_runs():
     runner.run(test)
     assert test.examples, "the README has no example"
     assert runner.failures == 0
+
+
+def test_readme_shows_the_benchmark_figures():
+    for png in (ROOT / "figures" / "benchmark").glob("*.png"):
+        assert f"]({png.relative_to(ROOT).as_posix()})" in README
