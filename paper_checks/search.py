@@ -11,8 +11,6 @@ claim, never prove it (the records' notes give a proof where there is one).
 
 from __future__ import annotations
 
-from itertools import combinations
-
 import numpy as np
 
 #: Matrix sizes visited by default: binary, the papers' range 3 .. 30, and a few in between.
@@ -88,34 +86,6 @@ def describe(seed: int, n: int, sizes=SIZES) -> str:
         f"{n:,} random matrices per size K in {{{shown}}} (seed {seed}) plus the adversarial "
         "cases of each size"
     )
-
-
-def compositions(n: int, K: int) -> np.ndarray:
-    """Every way to write ``n`` as an ordered sum of ``K`` non-negative integers (stars and bars).
-
-    Returns
-    -------
-    ndarray of int64, shape (C(n + K - 1, K - 1), K)
-    """
-    bars = np.array(list(combinations(range(n + K - 1), K - 1)), dtype=np.int64).reshape(-1, K - 1)
-    edges = np.concatenate(
-        [np.full((len(bars), 1), -1), bars, np.full((len(bars), 1), n + K - 1)], axis=1
-    )
-    return np.diff(edges, axis=1) - 1
-
-
-def matrices_with_row_sums(row_sums) -> np.ndarray:
-    """Every confusion matrix whose rows sum to ``row_sums`` (the class sizes), as one stack.
-
-    Returns
-    -------
-    ndarray of int64, shape (prod_i C(n_i + K - 1, K - 1), K, K)
-    """
-    K = len(row_sums)
-    rows = [compositions(int(n), K) for n in row_sums]
-    index = np.stack(np.meshgrid(*[np.arange(len(r)) for r in rows], indexing="ij"), axis=-1)
-    index = index.reshape(-1, K)
-    return np.stack([rows[i][index[:, i]] for i in range(K)], axis=1)
 
 
 def marginals(C) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

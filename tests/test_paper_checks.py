@@ -35,7 +35,6 @@ from paper_checks.record import (
     same_value,
 )
 from paper_checks.registry import REGISTRY, check_registry
-from paper_checks.search import compositions, matrices_with_row_sums
 from paper_checks.tutorial import _dollar, _r_not_equal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,15 +215,6 @@ def test_r_semantics_behind_the_tutorial_micro_f1():
     assert _dollar(cm, "posit") == "A"  # a unique prefix matches partially, as in R
     assert _dollar(cm, "positie") is None  # the tutorial's typo matches nothing: NULL
     assert _r_not_equal(np.array(["A", "B"]), None).size == 0  # logical(0): no row selected
-
-
-def test_enumeration_of_matrices_with_given_class_sizes():
-    assert compositions(3, 3).shape == (10, 3)  # C(5, 2)
-    assert np.all(compositions(3, 3).sum(axis=1) == 3)
-    M = matrices_with_row_sums((1, 2, 3))
-    assert M.shape == (3 * 6 * 10, 3, 3)
-    assert np.all(M.sum(axis=-1) == [1, 2, 3])
-    assert np.unique(M.reshape(len(M), -1), axis=0).shape[0] == len(M)
 
 
 def test_the_checks_run_silently_outside_pytest():
