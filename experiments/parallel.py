@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 
 import joblib
@@ -77,7 +77,12 @@ class _Progress:
             sys.stderr.flush()
 
 
-def map_tasks(
+def map_tasks(func: Callable, tasks: Iterable, **options) -> list:
+    """``[func(task) for task in tasks]``, run in parallel: :func:`iter_tasks` as a list."""
+    return list(iter_tasks(func, tasks, **options))
+
+
+def iter_tasks(
     func: Callable,
     tasks: Iterable,
     *,
@@ -86,8 +91,11 @@ def map_tasks(
     scheduler: str | None = None,
     desc: str = "tasks",
     quiet: bool = False,
-) -> list:
-    """``[func(task) for task in tasks]``, run in parallel with joblib, results in task order.
+) -> Iterator:
+    """Yield ``func(task)`` for each task, in task order, as the workers finish them.
+
+    A consumer that reduces each result as it arrives (and drops it) keeps the memory of a run
+    flat in the number of tasks.
 
     Parameters
     ----------
@@ -120,7 +128,7 @@ def map_tasks(
         raise ValueError(f"jobs must be a positive number of workers or -1, got {jobs}")
     tasks: Sequence = list(tasks)
     progress = _Progress(len(tasks), desc, enabled=not quiet)
-    results = []
+    done = 0
     with ExitStack() as stack:
         if backend == "dask":
             stack.enter_context(_dask_client(scheduler, jobs))
@@ -131,18 +139,18 @@ def map_tasks(
         calls = (joblib.delayed(_call)(func, index, task) for index, task in enumerate(tasks))
         try:
             for result in parallel(calls):
-                results.append(result)
+                done += 1
                 progress.update()
+                yield result
         except _TaskError as err:
             raise RuntimeError(f"{desc}: task {err.index} of {len(tasks)} failed ({err})") from err
         except Exception as err:  # the worker itself died (e.g. killed, out of memory)
             raise RuntimeError(
-                f"{desc}: a worker failed after {len(results)} of {len(tasks)} tasks "
+                f"{desc}: a worker failed after {done} of {len(tasks)} tasks "
                 f"({type(err).__name__}: {err})"
             ) from err
         finally:
             progress.close()
-    return results
 
 
 class _TaskError(Exception):
