@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._exact import ExactSums
 from ._validation import check_counts, check_nonempty
 
 #: Cells per block (2 MiB of int64): the temporaries of a block fit in a typical L2/L3 cache.
@@ -40,7 +41,8 @@ class Counts:
     Attributes
     ----------
     C : ndarray, shape (..., K, K)
-        The counts, ``int64`` or ``float64``.
+        A read-only copy of the counts, ``int64`` or ``float64``: changing the array given later
+        changes nothing here.
     max_count : int or float
         The largest count.
     true, pred, diag : ndarray, shape (..., K)
@@ -48,7 +50,8 @@ class Counts:
         class k) and diagonal ``C_kk``.
     total, correct : ndarray, shape (...)
         Number of samples ``s`` and trace ``c``. A matrix without samples raises ``ValueError``
-        when ``total`` is first needed.
+        when ``total`` is first needed. In the blocks that the metrics see (:meth:`blocks`),
+        each float matrix is first scaled by a power of two (:func:`_unit_scale`).
 
     Raises
     ------
@@ -99,6 +102,19 @@ class Counts:
         # would cost as much as a pass over the whole stack.
         return np.einsum("...ii->...i", self.C).copy()
 
+    @cached_property
+    def exact(self) -> ExactSums:
+        """The exact integer sums behind the MCC, kappa and tMCC (see :mod:`cenmcc._exact`)."""
+        if self.C.dtype.kind == "f":
+            return ExactSums(self.C.reshape(-1, self.n_classes, self.n_classes))
+        return ExactSums(
+            self.C.reshape(-1, self.n_classes, self.n_classes),
+            self.true.reshape(-1, self.n_classes),
+            self.pred.reshape(-1, self.n_classes),
+            self.total.reshape(-1),
+            self.correct.reshape(-1),
+        )
+
     def blocks(self) -> Iterator[Counts]:
         """Consecutive blocks of the flattened stack: ``Counts`` of about BLOCK_CELLS cells each."""
         K = self.n_classes
@@ -107,6 +123,8 @@ class Counts:
         for start in range(0, max(flat.shape[0], 1), size):
             block = object.__new__(Counts)
             block.C = flat[start : start + size]
+            if block.C.dtype.kind == "f":
+                block.C = _unit_scale(block.C)
             block.max_count, block.name, block.stack_shape = (
                 self.max_count,
                 self.name,
@@ -120,6 +138,18 @@ class Counts:
     def span(self) -> slice:
         """The matrices of the flattened stack that a block (from :meth:`blocks`) holds."""
         return slice(self.first, self.first + self.C.shape[0])
+
+
+def _unit_scale(C: np.ndarray) -> np.ndarray:
+    """Float matrices ``(n, K, K)``, each scaled by a power of two to a largest cell in [1/2, 1).
+
+    The scaling is exact (only exponents change) and every metric is invariant to it, so the
+    products and logarithms of the kernels neither overflow nor underflow for any finite
+    counts: 1e-300 and 1e300 give the same values as 1. A cell more than 2**1074 times smaller
+    than the largest of its matrix becomes 0 (its share of every sum is below 1e-323).
+    """
+    _, exponent = np.frexp(C.max(axis=(-2, -1)))
+    return np.ldexp(C, -exponent[:, None, None])
 
 
 def as_counts(C) -> Counts:

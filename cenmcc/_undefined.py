@@ -15,13 +15,16 @@ import numpy as np
 from .exceptions import UndefinedMetricWarning
 
 
-def divide(num, den, fill: float) -> tuple[np.ndarray, int]:
+def divide(num, den, fill: float, undefined=None) -> tuple[np.ndarray, int]:
     """Elementwise ``num / den`` in float64 with ``fill`` where ``den == 0``.
 
-    Returns the quotient and the number of filled (undefined) values; the caller warns once.
+    ``undefined``, if given, says where the denominator is exactly 0 (for a ``den`` rounded
+    from exact integers). Returns the quotient and the number of filled (undefined) values;
+    the caller warns once.
     """
     num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den))
-    undefined = den == 0
+    if undefined is None:
+        undefined = den == 0
     out = np.full(num.shape, fill, dtype=np.float64)
     np.divide(num, den, out=out, where=~undefined)
     return out, int(np.count_nonzero(undefined))

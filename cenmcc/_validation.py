@@ -24,6 +24,47 @@ def _first_index(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.argwhere(mask)[0])
 
 
+def as_array(values, *, name: str) -> np.ndarray:
+    """``numpy.asarray(values)``, refusing masked arrays and ragged nested sequences clearly.
+
+    A mask would be silently dropped by ``asarray``, so a ``numpy.ma.MaskedArray`` is a
+    ``TypeError``; NumPy's own message for a ragged list ("inhomogeneous shape") becomes a
+    ``ValueError`` naming the argument.
+    """
+    if isinstance(values, np.ma.MaskedArray):
+        raise TypeError(
+            f"{name} is a masked array; its mask would be ignored, so pass "
+            f"{name}.filled(value) or {name}.compressed() explicitly"
+        )
+    try:
+        return np.asarray(values)
+    except ValueError as err:
+        if "inhomogeneous" not in str(err):
+            raise
+        raise ValueError(
+            f"{name} is ragged: its rows (or matrices) have different lengths"
+        ) from None
+
+
+def check_real(value, *, name: str, low: float | None = None, integer: bool = False):
+    """Validate one real number parameter: not bool, not complex, finite, ``>= low`` if given.
+
+    Returns it as a Python ``int`` (with ``integer=True``, which also refuses non-integral
+    values such as 2.5) or ``float``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if integer and value != int(value):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value!r}")
+    return int(value) if integer else float(value)
+
+
 def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     """Validate a stack of confusion matrices of shape ``(..., K, K)``.
 
@@ -37,20 +78,21 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     Returns
     -------
     C : numpy.ndarray
-        ``C`` as ``int64`` (integer input) or ``float64`` (float input), without a copy when it
-        already has that dtype.
+        A read-only copy of ``C`` as ``int64`` (integer input) or ``float64`` (float input).
     max_count : int or float
         The largest count (0 for an empty stack).
 
     Raises
     ------
     TypeError
-        If the counts are not integer or real floating point (booleans, complex, objects).
+        If the counts are not integer or real floating point (booleans, complex, objects), or
+        are a masked array.
     ValueError
-        If ``C`` has fewer than 2 dimensions, is not square in its last two axes, has K < 2, or
-        holds negative, NaN or infinite values, or integers so large that sums would overflow.
+        If ``C`` is ragged (rows of different lengths), has fewer than 2 dimensions, is not
+        square in its last two axes, has K < 2, or holds negative, NaN or infinite values, or
+        integers so large that sums would overflow.
     """
-    C = np.asarray(C)
+    C = as_array(C, name=name)
     if C.dtype == np.bool_ or not (
         np.issubdtype(C.dtype, np.integer) or np.issubdtype(C.dtype, np.floating)
     ):
@@ -65,7 +107,10 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     floating = C.dtype.kind == "f"
     if C.dtype == np.uint64 and C.size and C.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{name} holds a count of {int(C.max())}, too large for int64 sums")
-    C = C.astype(np.float64 if floating else np.int64, copy=False)
+    # Always a private copy, read-only: the caller changing its array later cannot change
+    # what was validated.
+    C = C.astype(np.float64 if floating else np.int64, copy=True)
+    C.flags.writeable = False
     if C.size == 0:
         return C, 0
     # One pass finds the largest count and any invalid value: seen as unsigned 64-bit integers,

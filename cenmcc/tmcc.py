@@ -88,9 +88,33 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
 
 def _tmcc(m: Counts, zero_division: float) -> Partial:
     K = m.n_classes
-    values, undefined = mcc_of(m, zero_division)
-    wrong = m.total - m.correct  # exact for integer counts
-    perfect = wrong == 0
-    log_error = np.log(wrong / m.total, out=np.zeros(wrong.shape), where=~perfect)
-    out = (1.0 - values) * (1.0 - log_error / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
-    return Partial(np.where(perfect, 0.0, out), undefined, values.size)
+    one_minus, undefined = _one_minus_mcc(m, zero_division)
+    error_rate = m.exact.error_rate()  # 1 - ACC, rounded once
+    perfect = error_rate == 0
+    log_error = np.log(error_rate, out=np.zeros(error_rate.shape), where=~perfect)
+    out = one_minus * (1.0 - log_error / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
+    return Partial(np.where(perfect, 0.0, out), undefined, out.size)
+
+
+def _one_minus_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
+    """``1 - MCC`` to a few units in the last place, also where the MCC is close to 1.
+
+    With ``D = sqrt(V_p V_t)`` (the MCC's denominator, :func:`cenmcc.correlation.mcc_of`) and
+    ``N`` its numerator, ``1 - MCC = (D - N) / D`` and ``D - N = A - B``, where
+    ``A = (V_p + V_t)/2 - N = s (s - c) - sum_k (p_k - t_k)^2 / 2`` is an exact integer and
+    ``B = (V_p + V_t)/2 - D = (V_p - V_t)^2 / (2 (sqrt V_p + sqrt V_t)^2) >= 0``. Where
+    MCC > 1/2, ``B <= (D - N)/2`` (because ``N <= min(V_p, V_t)``), so ``A - B`` does not
+    cancel; elsewhere ``1 - MCC`` itself does not.
+    """
+    mcc, undefined = mcc_of(m, zero_division)
+    var_pred, _ = m.exact.term("var_pred")
+    var_true, _ = m.exact.term("var_true")
+    spread, _ = m.exact.term("spread")
+    difference, _ = m.exact.term("var_difference")
+    root_pred, root_true = np.sqrt(var_pred), np.sqrt(var_true)
+    near_one = mcc > 0.5  # 0/0 fills included: their A and B are 0/0 too, so they are excluded
+    near_one &= root_pred * root_true > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = 0.5 * np.square(difference / (root_pred + root_true))
+        accurate = (spread - b) / (root_pred * root_true)
+    return np.where(near_one, accurate, 1.0 - mcc), undefined
