@@ -24,6 +24,8 @@ matrix (1 on the fast path), which keeps huge values finite and leaves every rat
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 #: Totals of at most this many samples take the int64 path: then ``2 s^2 < 2**63``.
@@ -61,7 +63,7 @@ class ExactSums:
     Parameters
     ----------
     C : ndarray, shape (n, K, K)
-        ``int64`` counts, or ``float64`` counts (any finite non-negative values).
+        ``int64`` counts, or ``float64`` counts (any finite non-negative values, not scaled).
     true, pred, total, correct : ndarray or None
         The int64 marginals of integer ``C`` when already computed (they are reused); ignored
         for float ``C``.
@@ -100,15 +102,30 @@ class ExactSums:
             zero[self._rows] = big == 0
         return values, zero
 
-    def error_rate(self) -> np.ndarray:
-        """``1 - ACC = (s - c) / s`` rounded once to float64."""
+    def log_error_rate(self) -> tuple[np.ndarray, np.ndarray]:
+        """``ln(1 - ACC) = ln((s - c) / s)`` to a few units in the last place, and where ``c = s``.
+
+        Where ``c = s`` the logarithm is -inf and 0 is returned in its place.
+        """
         s, c = self._fast[:2]
+        perfect = s == c
         # Both below 2**31 where used, so converted exactly; the slow rows are overwritten.
-        values = np.divide(s - c, s, out=np.zeros(s.shape), where=s > 0)
+        values = np.log(np.divide(s - c, s, out=np.ones(s.shape), where=(s > 0) & ~perfect))
         if self._rows.size:
             s, c = self._big[:2]
-            values[self._rows] = [(x - y) / x for x, y in zip(s, c, strict=True)]
-        return values
+            values[self._rows] = [_log_ratio(x - y, x) for x, y in zip(s, c, strict=True)]
+            perfect[self._rows] = s == c
+        return values, perfect
+
+
+def _log_ratio(a: int, b: int) -> float:
+    """``ln(a / b)`` of integers ``0 <= a <= b``, 0 for ``a = 0``; the quotient rounded once,
+    or, where it is below the normal floats, the difference of two logarithms (which then
+    cannot cancel)."""
+    if a == 0:
+        return 0.0
+    quotient = a / b  # correctly rounded
+    return math.log(quotient) if quotient > 2.0**-1000 else math.log(a) - math.log(b)
 
 
 def _lowest_bits(C: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -127,14 +144,15 @@ def _dyadic_integers(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Float matrices as exact int64 multiples of their ``2**q``, and which ones fit.
 
     A matrix fits when its largest cell over ``2**q`` is below ``2**63 / K^2``, so that its sums
-    are exact in int64; the integers of the others are meaningless (``exact`` is False).
+    are exact in int64; the others are returned as zeros (``exact`` is False).
     """
     K = C.shape[-1]
     _, _, q = _lowest_bits(C)
     top = np.frexp(C.max(axis=(-2, -1)))[1].astype(np.int64)  # max < 2**top
     exact = top - q <= 63 - (K * K).bit_length()
-    shift = np.where(exact, -q, 0)[:, None, None]
-    return np.ldexp(C, shift).astype(np.int64), exact
+    scaled = np.ldexp(C, np.where(exact, -q, 0)[:, None, None])
+    scaled[~exact] = 0.0
+    return scaled.astype(np.int64), exact
 
 
 def _python_integers(C: np.ndarray) -> np.ndarray:

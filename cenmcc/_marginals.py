@@ -51,7 +51,8 @@ class Counts:
     total, correct : ndarray, shape (...)
         Number of samples ``s`` and trace ``c``. A matrix without samples raises ``ValueError``
         when ``total`` is first needed. In the blocks that the metrics see (:meth:`blocks`),
-        each float matrix is first scaled by a power of two (:func:`_unit_scale`).
+        each float matrix with huge counts is first scaled down by a power of two
+        (:func:`_scale_down`).
 
     Raises
     ------
@@ -68,6 +69,7 @@ class Counts:
 
     def __init__(self, C, *, name: str = "C"):
         self.C, self.max_count = check_counts(C, name=name)
+        self.raw = self.C  # the counts before any scaling (see blocks)
         self.name = name
         self.stack_shape = self.C.shape[:-2]
         self.first = 0  # index of the first matrix in the flattened stack it comes from
@@ -105,10 +107,11 @@ class Counts:
     @cached_property
     def exact(self) -> ExactSums:
         """The exact integer sums behind the MCC, kappa and tMCC (see :mod:`cenmcc._exact`)."""
+        K = self.n_classes
         if self.C.dtype.kind == "f":
-            return ExactSums(self.C.reshape(-1, self.n_classes, self.n_classes))
+            return ExactSums(self.raw.reshape(-1, K, K))
         return ExactSums(
-            self.C.reshape(-1, self.n_classes, self.n_classes),
+            self.C.reshape(-1, K, K),
             self.true.reshape(-1, self.n_classes),
             self.pred.reshape(-1, self.n_classes),
             self.total.reshape(-1),
@@ -122,9 +125,9 @@ class Counts:
         size = max(BLOCK_CELLS // (K * K), 1)
         for start in range(0, max(flat.shape[0], 1), size):
             block = object.__new__(Counts)
-            block.C = flat[start : start + size]
+            block.C = block.raw = flat[start : start + size]
             if block.C.dtype.kind == "f":
-                block.C = _unit_scale(block.C)
+                block.C = _scale_down(block.C)
             block.max_count, block.name, block.stack_shape = (
                 self.max_count,
                 self.name,
@@ -140,16 +143,17 @@ class Counts:
         return slice(self.first, self.first + self.C.shape[0])
 
 
-def _unit_scale(C: np.ndarray) -> np.ndarray:
-    """Float matrices ``(n, K, K)``, each scaled by a power of two to a largest cell in [1/2, 1).
+def _scale_down(C: np.ndarray) -> np.ndarray:
+    """Float matrices ``(n, K, K)``, each with a largest cell above ``2**1000 / 2K`` scaled to it.
 
-    The scaling is exact (only exponents change) and every metric is invariant to it, so the
-    products and logarithms of the kernels neither overflow nor underflow for any finite
-    counts: 1e-300 and 1e300 give the same values as 1. A cell more than 2**1074 times smaller
-    than the largest of its matrix becomes 0 (its share of every sum is below 1e-323).
+    The scaling multiplies by a power of two, so it is exact, and every metric is invariant to
+    it: sums of cells stay below 2**1000 and finite whatever the counts. Only a cell more than
+    2**2000 times smaller than the largest of its matrix, and so below every float64 already,
+    can become 0.
     """
     _, exponent = np.frexp(C.max(axis=(-2, -1)))
-    return np.ldexp(C, -exponent[:, None, None])
+    shift = np.maximum(exponent - (1000 - (2 * C.shape[-1]).bit_length()), 0)
+    return np.ldexp(C, -shift[:, None, None]) if np.any(shift) else C
 
 
 def as_counts(C) -> Counts:

@@ -89,9 +89,7 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
 def _tmcc(m: Counts, zero_division: float) -> Partial:
     K = m.n_classes
     one_minus, undefined = _one_minus_mcc(m, zero_division)
-    error_rate = m.exact.error_rate()  # 1 - ACC, rounded once
-    perfect = error_rate == 0
-    log_error = np.log(error_rate, out=np.zeros(error_rate.shape), where=~perfect)
+    log_error, perfect = m.exact.log_error_rate()  # ln(1 - ACC)
     out = one_minus * (1.0 - log_error / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
     return Partial(np.where(perfect, 0.0, out), undefined, out.size)
 
