@@ -8,6 +8,8 @@ whose denominator is 0 is never silently turned into NaN or infinity.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -36,5 +38,20 @@ def warn_undefined(n_undefined: int, n_total: int, what: str, fill: float) -> No
         warnings.warn(
             f"{what} is undefined (0/0) for {n_undefined} of {n_total} value(s); set to {fill}",
             UndefinedMetricWarning,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` of the first frame outside cenmcc, for its caller's ``warnings.warn``.
+
+    A warning then points at the line of the user's code that called the public function,
+    however deep inside cenmcc it was raised.
+    """
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(frame.f_code.co_filename) == _PACKAGE:
+        frame, level = frame.f_back, level + 1
+    return level

@@ -72,7 +72,7 @@ def cen_of(m: Counts) -> np.ndarray:
     floating = m.C.dtype.kind == "f"
     X = _log_ratio(C, present, floating, d[..., :, None], d[..., None, :])
     X *= C
-    cells = X.reshape(*X.shape[:-2], -1).sum(axis=-1)  # pairwise summation
+    cells = X.sum(axis=(-2, -1))  # pairwise summation over the K^2 contiguous cells
     return cells / (2.0 * m.total * np.log(2.0 * (m.n_classes - 1)))
 
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from ._marginals import Counts, Partial, evaluate
 from ._undefined import warn_undefined
+from ._validation import as_array, check_real
 from .correlation import mcc_of
 
 #: ``(a, b, c)`` of ``k(K) = a (1 + b / ln K + c / ln^2 K)``, printed with Eq. (3) of Jurman &
@@ -19,9 +20,10 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     Parameters
     ----------
     K : int or array_like of int
-        Number of classes, at least 2.
+        Number of classes, at least 2 (integral floats such as 3.0 are accepted; 2.5, NaN and
+        complex numbers are not).
     a, b, c : float
-        Coefficients; the defaults are the printed ones, :data:`K_PAPER`.
+        Coefficients, finite; the defaults are the printed ones, :data:`K_PAPER`.
 
     Returns
     -------
@@ -37,9 +39,16 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     >>> round(float(k_factor(3)), 6)
     1.130193
     """
-    K = np.asarray(K)
-    if not np.issubdtype(K.dtype, np.number) or np.any(K < 2):
-        raise ValueError(f"K must be a number of classes >= 2, got {K!r}")
+    K = as_array(K, name="K")
+    if K.dtype == np.bool_ or not (
+        np.issubdtype(K.dtype, np.integer) or np.issubdtype(K.dtype, np.floating)
+    ):
+        raise TypeError(f"K must be an integer number of classes, got {K!r}")
+    bad = ~np.isfinite(K) | (np.round(K) != K) if K.dtype.kind == "f" else np.zeros(K.shape, bool)
+    if np.any(bad | (K < 2)):
+        first = K[bad | (K < 2)].ravel()[0]
+        raise ValueError(f"K must be an integer number of classes >= 2, got {first!r}")
+    a, b, c = (check_real(x, name=n) for x, n in ((a, "a"), (b, "b"), (c, "c")))
     ln = np.log(K.astype(np.float64))
     return a * (1.0 + b / ln + c / ln**2)
 
