@@ -88,7 +88,10 @@ class ExactSums:
             self._scale = [1 << max(0, 2 * int(x).bit_length() - _SCALED_BITS) for x in s]
 
     def term(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """The term ``name`` of :data:`_TERMS` in float64 (per-matrix scaled) and where it is 0."""
+        """The term ``name`` of :data:`_TERMS` in float64 (per-matrix scaled) and where it is 0.
+
+        Both have shape ``(n,)``, one value per matrix of the block.
+        """
         if name not in self._cache:
             self._cache[name] = self._term(name)
         return self._cache[name]

@@ -18,13 +18,16 @@ def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
 
     The numerator ``c s - sum_k t_k p_k`` and the variances ``s^2 - sum_k p_k^2`` and
     ``s^2 - sum_k t_k^2`` are exact integers (:mod:`cenmcc._exact`), each rounded once; the
-    result is within 4 units in the last place of the exact MCC.
+    result is within 3 units in the last place of the exact MCC.
     """
     numerator, _ = m.exact.term("numerator")
     var_pred, no_pred = m.exact.term("var_pred")
     var_true, no_true = m.exact.term("var_true")
-    den = np.sqrt(var_pred) * np.sqrt(var_true)  # two roots: no overflow, no underflow
-    return divide(numerator, den, zero_division, no_pred | no_true)
+    undefined = no_pred | no_true
+    den = np.sqrt(var_pred * var_true)  # below 2**1000: the terms are scaled (cenmcc._exact)
+    tiny = (den == 0) & ~undefined  # underflow, only for float cells 2**500 apart
+    den[tiny] = np.sqrt(var_pred[tiny]) * np.sqrt(var_true[tiny])
+    return divide(numerator, den, zero_division, undefined)
 
 
 def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -54,6 +57,12 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     Eq. (2); :mod:`cenmcc.reference` transcribes both literally, and the tests check all three
     agree. For K = 2 it is the binary ``(TP TN - FP FN) / sqrt(...)``.
 
+    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
+    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
+    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
+    small integer multiples of one power of two, take a slower exact path in Python integers.
+
     Examples
     --------
     >>> round(float(mcc([[20, 5], [10, 15]])), 3)  # Grandini et al., Fig. 7
@@ -82,6 +91,12 @@ def expected_accuracy(C) -> np.ndarray:
     Notes
     -----
     Grandini et al. (2020), Eqs. (29)-(31) and (39). Never undefined.
+
+    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
+    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
+    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
+    small integer multiples of one power of two, take a slower exact path in Python integers.
 
     Examples
     --------
@@ -118,6 +133,12 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     -----
     Grandini et al. (2020), Eq. (40) (multi-class) and Eq. (28) (binary). Same numerator as
     :func:`cenmcc.mcc`.
+
+    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
+    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
+    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
+    small integer multiples of one power of two, take a slower exact path in Python integers.
 
     Examples
     --------

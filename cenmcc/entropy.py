@@ -101,6 +101,10 @@ def cen(C) -> np.ndarray:
     zero) has ``P_j = 0`` and contributes nothing, so CEN is never 0/0; a matrix with no samples
     raises ``ValueError``.
 
+    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
+    and any finite non-negative float counts (1e-300 and 1e300 alike); the result is within
+    1e-15 of the exact value, since every term of the sum is non-negative.
+
     Examples
     --------
     >>> round(float(cen([[0, 1, 1], [1, 0, 1], [1, 1, 0]])), 12)  # complete misclassification
