@@ -39,21 +39,23 @@ def _log_ratio(C: np.ndarray, present: np.ndarray, floating: bool, *factors) -> 
     """``ln(prod_f (f / C))`` over the ``factors`` where ``present``, 0 elsewhere.
 
     Each ratio ``f / C`` is at least 1 (``f`` is a ``d_j >= C``), so their product neither
-    underflows nor cancels; it is rounded at most three times before its logarithm. For float
-    counts the product can overflow where a cell is more than 2**512 times smaller than its
-    classes' sums; there the logarithm is far above 1 and is taken factor by factor.
+    underflows nor cancels; it is rounded at most three times before its logarithm. For
+    integer counts ``d_j d_k / C_jk^2`` is formed directly (at most 2**128). For float counts
+    the product can overflow where a cell is more than 2**512 times smaller than its classes'
+    sums; there the logarithm is far above 1 and is taken factor by factor.
     """
+    if not floating:  # integer counts: d_j d_k and C^2 are at most 2**128, no overflow
+        num = factors[0] * factors[1] if len(factors) == 2 else factors[0]
+        den = C * C if len(factors) == 2 else C
+        return np.log(np.divide(num, den, out=np.ones(C.shape), where=present))
     ratio = np.ones(C.shape)
     with np.errstate(over="ignore"):
         for f in factors:
             ratio *= np.divide(f, C, out=np.ones(C.shape), where=present)
     out = np.log(ratio)
-    if floating:
-        huge = np.isinf(out)
-        if np.any(huge):
-            out[huge] = sum(
-                _log_quotient(np.broadcast_to(f, C.shape)[huge], C[huge]) for f in factors
-            )
+    huge = np.isinf(out)
+    if np.any(huge):
+        out[huge] = sum(_log_quotient(np.broadcast_to(f, C.shape)[huge], C[huge]) for f in factors)
     return out
 
 
