@@ -105,6 +105,22 @@ class ExactSums:
             zero[self._rows] = big == 0
         return values, zero
 
+    def override(self, values: np.ndarray, formula) -> np.ndarray:
+        """``values`` with each matrix of the Python-integer path replaced by ``formula(terms)``.
+
+        ``terms`` maps every name of :data:`_TERMS` to that matrix's exact integer, so that
+        ``formula`` can divide exact integers (Python's ``int / int`` is correctly rounded and
+        neither overflows nor underflows before its result does). ``formula`` returns None to
+        keep the value (a 0/0 already filled).
+        """
+        if self._rows.size:
+            big = {name: f(*self._big) for name, f in _TERMS.items()}
+            for i, row in enumerate(self._rows):
+                value = formula({name: int(v[i]) for name, v in big.items()})
+                if value is not None:
+                    values[row] = value
+        return values
+
     def log_error_rate(self) -> tuple[np.ndarray, np.ndarray]:
         """``ln(1 - ACC) = ln((s - c) / s)`` to a few units in the last place, and where ``c = s``.
 

@@ -7,6 +7,8 @@ Both are built from the same four numbers of a confusion matrix (Grandini et al.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._marginals import Counts, Partial, evaluate
@@ -24,10 +26,17 @@ def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
     var_pred, no_pred = m.exact.term("var_pred")
     var_true, no_true = m.exact.term("var_true")
     undefined = no_pred | no_true
-    den = np.sqrt(var_pred * var_true)  # below 2**1000: the terms are scaled (cenmcc._exact)
-    tiny = (den == 0) & ~undefined  # underflow, only for float cells 2**500 apart
-    den[tiny] = np.sqrt(var_pred[tiny]) * np.sqrt(var_true[tiny])
-    return divide(numerator, den, zero_division, undefined)
+    with np.errstate(all="ignore"):  # the slow rows are replaced
+        values, n_undefined = divide(
+            numerator, np.sqrt(var_pred * var_true), zero_division, undefined
+        )
+    return m.exact.override(values, exact_mcc), n_undefined
+
+
+def exact_mcc(terms: dict) -> float | None:
+    """The MCC from exact integer terms, rounded 3 times: ``sign(N) sqrt(N^2 / (V_p V_t))``."""
+    num, den = terms["numerator"], terms["var_pred"] * terms["var_true"]
+    return None if den == 0 else math.sqrt(num * num / den) * (1.0 if num >= 0 else -1.0)
 
 
 def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -109,7 +118,9 @@ def expected_accuracy(C) -> np.ndarray:
 def _expected_accuracy(m: Counts) -> Partial:
     chance, _ = m.exact.term("chance")
     square, _ = m.exact.term("square")
-    return Partial(chance / square)
+    with np.errstate(all="ignore"):  # the slow rows are replaced
+        values = chance / square
+    return Partial(m.exact.override(values, lambda t: t["chance"] / t["square"]))
 
 
 def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -149,7 +160,12 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     def kernel(m: Counts) -> Partial:
         numerator, _ = m.exact.term("numerator")
         den, undefined = m.exact.term("kappa_den")
-        return Partial(*divide(numerator, den, zero_division, undefined), m.total.size)
+        with np.errstate(all="ignore"):  # the slow rows are replaced
+            values, n_undefined = divide(numerator, den, zero_division, undefined)
+        values = m.exact.override(
+            values, lambda t: t["numerator"] / t["kappa_den"] if t["kappa_den"] else None
+        )
+        return Partial(values, n_undefined, m.total.size)
 
     result = evaluate(C, kernel)
     warn_undefined(result.undefined, result.checked, "Cohen's kappa", zero_division)

@@ -7,7 +7,7 @@ import numpy as np
 from ._marginals import Counts, Partial, evaluate
 from ._undefined import warn_undefined
 from ._validation import as_array, check_real
-from .correlation import mcc_of
+from .correlation import exact_mcc, mcc_of
 
 #: ``(a, b, c)`` of ``k(K) = a (1 + b / ln K + c / ln^2 K)``, printed with Eq. (3) of Jurman &
 #: Furlanello (2010) and Jurman, Riccadonna & Furlanello (2012).
@@ -20,8 +20,8 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     Parameters
     ----------
     K : int or array_like of int
-        Number of classes, at least 2 (integral floats such as 3.0 are accepted; 2.5, NaN and
-        complex numbers are not).
+        Number of classes, at least 2. A real K between integers evaluates the fitted curve
+        (the experiments draw it); NaN, infinities, booleans and complex numbers are refused.
     a, b, c : float
         Coefficients, finite; the defaults are the printed ones, :data:`K_PAPER`.
 
@@ -43,11 +43,10 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     if K.dtype == np.bool_ or not (
         np.issubdtype(K.dtype, np.integer) or np.issubdtype(K.dtype, np.floating)
     ):
-        raise TypeError(f"K must be an integer number of classes, got {K!r}")
-    bad = ~np.isfinite(K) | (np.round(K) != K) if K.dtype.kind == "f" else np.zeros(K.shape, bool)
-    if np.any(bad | (K < 2)):
-        first = K[bad | (K < 2)].ravel()[0]
-        raise ValueError(f"K must be an integer number of classes >= 2, got {first!r}")
+        raise TypeError(f"K must be a real number of classes, got {K!r}")
+    bad = ~np.isfinite(K) | (K < 2) if K.dtype.kind == "f" else K < 2
+    if np.any(bad):
+        raise ValueError(f"K must be a finite number of classes >= 2, got {K[bad].ravel()[0]!r}")
     a, b, c = (check_real(x, name=n) for x, n in ((a, "a"), (b, "b"), (c, "c")))
     ln = np.log(K.astype(np.float64))
     return a * (1.0 + b / ln + c / ln**2)
@@ -127,7 +126,18 @@ def _one_minus_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
     root_pred, root_true = np.sqrt(var_pred), np.sqrt(var_true)
     near_one = mcc > 0.5  # 0/0 fills included: their A and B are 0/0 too, so they are excluded
     near_one &= root_pred * root_true > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         b = 0.5 * np.square(difference / (root_pred + root_true))
         accurate = (spread - b) / (root_pred * root_true)
-    return np.where(near_one, accurate, 1.0 - mcc), undefined
+    values = np.where(near_one, accurate, 1.0 - mcc)
+    return m.exact.override(values, _exact_one_minus_mcc), undefined
+
+
+def _exact_one_minus_mcc(terms: dict) -> float | None:
+    """``1 - MCC`` from exact integers: ``(1 - MCC^2) / (1 + MCC)``, with ``1 - MCC^2`` one
+    correctly rounded quotient ``(V_p V_t - N^2) / (V_p V_t)``; None where the MCC is 0/0."""
+    mcc = exact_mcc(terms)
+    if mcc is None or mcc <= 0:
+        return None if mcc is None else 1.0 - mcc
+    product = terms["var_pred"] * terms["var_true"]
+    return (product - terms["numerator"] ** 2) / product / (1.0 + mcc)

@@ -286,10 +286,10 @@ def test_ragged_counts_are_refused(metric):
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda: cenmcc.k_factor(np.nan), ValueError, "integer number of classes"),
-        (lambda: cenmcc.k_factor(2.5), ValueError, "integer number of classes >= 2, got .*2.5"),
-        (lambda: cenmcc.k_factor(3 + 5j), TypeError, "integer number of classes"),
-        (lambda: cenmcc.k_factor(True), TypeError, "integer number of classes"),
+        (lambda: cenmcc.k_factor(np.nan), ValueError, "finite number of classes >= 2, got .*nan"),
+        (lambda: cenmcc.k_factor([3, 1.5]), ValueError, ">= 2, got .*1.5"),
+        (lambda: cenmcc.k_factor(3 + 5j), TypeError, "real number of classes"),
+        (lambda: cenmcc.k_factor(True), TypeError, "real number of classes"),
         (lambda: cenmcc.k_factor(3, a=np.nan), ValueError, "a must be finite"),
         (lambda: cenmcc.tie_groups([1.0, 2.0], rtol=np.nan), ValueError, "rtol must be finite"),
         (lambda: cenmcc.tie_groups([1.0, 2.0], atol="0"), TypeError, "atol must be a real"),
@@ -316,8 +316,9 @@ def test_every_parameter_is_checked(call, error, message):
         call()
 
 
-def test_k_factor_takes_integral_floats():
+def test_k_factor_takes_real_k_for_a_curve():
     assert cenmcc.k_factor(3.0) == cenmcc.k_factor(3)
+    assert cenmcc.k_factor(3) > cenmcc.k_factor(3.5) > cenmcc.k_factor(4)
 
 
 @pytest.mark.parametrize(
