@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._exact import ExactSums
 from ._validation import check_counts, check_nonempty
 
 #: Cells per block (2 MiB of int64): the temporaries of a block fit in a typical L2/L3 cache.
@@ -40,7 +41,8 @@ class Counts:
     Attributes
     ----------
     C : ndarray, shape (..., K, K)
-        The counts, ``int64`` or ``float64``.
+        A read-only copy of the counts, ``int64`` or ``float64``: changing the array given later
+        changes nothing here.
     max_count : int or float
         The largest count.
     true, pred, diag : ndarray, shape (..., K)
@@ -48,7 +50,9 @@ class Counts:
         class k) and diagonal ``C_kk``.
     total, correct : ndarray, shape (...)
         Number of samples ``s`` and trace ``c``. A matrix without samples raises ``ValueError``
-        when ``total`` is first needed.
+        when ``total`` is first needed. In the blocks that the metrics see (:meth:`blocks`),
+        each float matrix with huge counts is first scaled down by a power of two
+        (:func:`_scale_down`).
 
     Raises
     ------
@@ -65,6 +69,7 @@ class Counts:
 
     def __init__(self, C, *, name: str = "C"):
         self.C, self.max_count = check_counts(C, name=name)
+        self.raw = self.C  # the counts before any scaling (see blocks)
         self.name = name
         self.stack_shape = self.C.shape[:-2]
         self.first = 0  # index of the first matrix in the flattened stack it comes from
@@ -99,6 +104,20 @@ class Counts:
         # would cost as much as a pass over the whole stack.
         return np.einsum("...ii->...i", self.C).copy()
 
+    @cached_property
+    def exact(self) -> ExactSums:
+        """The exact integer sums behind the MCC, kappa and tMCC (see :mod:`cenmcc._exact`)."""
+        K = self.n_classes
+        if self.C.dtype.kind == "f":
+            return ExactSums(self.raw.reshape(-1, K, K))
+        return ExactSums(
+            self.C.reshape(-1, K, K),
+            self.true.reshape(-1, self.n_classes),
+            self.pred.reshape(-1, self.n_classes),
+            self.total.reshape(-1),
+            self.correct.reshape(-1),
+        )
+
     def blocks(self) -> Iterator[Counts]:
         """Consecutive blocks of the flattened stack: ``Counts`` of about BLOCK_CELLS cells each."""
         K = self.n_classes
@@ -106,7 +125,9 @@ class Counts:
         size = max(BLOCK_CELLS // (K * K), 1)
         for start in range(0, max(flat.shape[0], 1), size):
             block = object.__new__(Counts)
-            block.C = flat[start : start + size]
+            block.C = block.raw = flat[start : start + size]
+            if block.C.dtype.kind == "f":
+                block.C = _scale_down(block.C)
             block.max_count, block.name, block.stack_shape = (
                 self.max_count,
                 self.name,
@@ -120,6 +141,19 @@ class Counts:
     def span(self) -> slice:
         """The matrices of the flattened stack that a block (from :meth:`blocks`) holds."""
         return slice(self.first, self.first + self.C.shape[0])
+
+
+def _scale_down(C: np.ndarray) -> np.ndarray:
+    """Float matrices ``(n, K, K)``, each with a largest cell above ``2**1000 / 2K`` scaled to it.
+
+    The scaling multiplies by a power of two, so it is exact, and every metric is invariant to
+    it: sums of cells stay below 2**1000 and finite whatever the counts. Only a cell more than
+    2**2000 times smaller than the largest of its matrix, and so below every float64 already,
+    can become 0.
+    """
+    _, exponent = np.frexp(C.max(axis=(-2, -1)))
+    shift = np.maximum(exponent - (1000 - (2 * C.shape[-1]).bit_length()), 0)
+    return np.ldexp(C, -shift[:, None, None]) if np.any(shift) else C
 
 
 def as_counts(C) -> Counts:

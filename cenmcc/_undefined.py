@@ -8,6 +8,8 @@ whose denominator is 0 is never silently turned into NaN or infinity.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -15,13 +17,16 @@ import numpy as np
 from .exceptions import UndefinedMetricWarning
 
 
-def divide(num, den, fill: float) -> tuple[np.ndarray, int]:
+def divide(num, den, fill: float, undefined=None) -> tuple[np.ndarray, int]:
     """Elementwise ``num / den`` in float64 with ``fill`` where ``den == 0``.
 
-    Returns the quotient and the number of filled (undefined) values; the caller warns once.
+    ``undefined``, if given, says where the denominator is exactly 0 (for a ``den`` rounded
+    from exact integers). Returns the quotient and the number of filled (undefined) values;
+    the caller warns once.
     """
     num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den))
-    undefined = den == 0
+    if undefined is None:
+        undefined = den == 0
     out = np.full(num.shape, fill, dtype=np.float64)
     np.divide(num, den, out=out, where=~undefined)
     return out, int(np.count_nonzero(undefined))
@@ -33,5 +38,20 @@ def warn_undefined(n_undefined: int, n_total: int, what: str, fill: float) -> No
         warnings.warn(
             f"{what} is undefined (0/0) for {n_undefined} of {n_total} value(s); set to {fill}",
             UndefinedMetricWarning,
-            stacklevel=3,
+            stacklevel=caller_stacklevel(),
         )
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` of the first frame outside cenmcc, for its caller's ``warnings.warn``.
+
+    A warning then points at the line of the user's code that called the public function,
+    however deep inside cenmcc it was raised.
+    """
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(frame.f_code.co_filename) == _PACKAGE:
+        frame, level = frame.f_back, level + 1
+    return level

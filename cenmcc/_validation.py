@@ -24,6 +24,58 @@ def _first_index(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.argwhere(mask)[0])
 
 
+def as_array(values, *, name: str) -> np.ndarray:
+    """``numpy.asarray(values)``, refusing masked arrays and ragged nested sequences clearly.
+
+    A mask would be silently dropped by ``asarray``, so a ``numpy.ma.MaskedArray`` is a
+    ``TypeError``; NumPy's own message for a ragged list ("inhomogeneous shape") becomes a
+    ``ValueError`` naming the argument.
+    """
+    if isinstance(values, np.ma.MaskedArray):
+        raise TypeError(
+            f"{name} is a masked array; its mask would be ignored, so pass "
+            f"{name}.filled(value) or {name}.compressed() explicitly"
+        )
+    try:
+        return np.asarray(values)
+    except ValueError as err:
+        if "inhomogeneous" not in str(err):
+            raise
+        raise ValueError(
+            f"{name} is ragged: its rows (or matrices) have different lengths"
+        ) from None
+
+
+def real_array(values, *, name: str) -> np.ndarray:
+    """``values`` as float64, refusing masked, ragged, boolean, complex and non-numeric input."""
+    arr = as_array(values, name=name)
+    if arr.dtype == np.bool_ or not (
+        np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
+    ):
+        raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
+    return arr.astype(np.float64)
+
+
+def check_real(value, *, name: str, low: float | None = None, integer: bool = False):
+    """Validate one real number parameter: not bool, not complex, finite, ``>= low`` if given.
+
+    Returns it as a Python ``int`` (with ``integer=True``, which also refuses non-integral
+    values such as 2.5) or ``float``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if integer and value != int(value):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if low is not None and value < low:
+        bound = "non-negative" if low == 0 else f"at least {low}"
+        raise ValueError(f"{name} must be {bound}, got {value!r}")
+    return int(value) if integer else float(value)
+
+
 def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     """Validate a stack of confusion matrices of shape ``(..., K, K)``.
 
@@ -37,20 +89,21 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     Returns
     -------
     C : numpy.ndarray
-        ``C`` as ``int64`` (integer input) or ``float64`` (float input), without a copy when it
-        already has that dtype.
+        A read-only copy of ``C`` as ``int64`` (integer input) or ``float64`` (float input).
     max_count : int or float
         The largest count (0 for an empty stack).
 
     Raises
     ------
     TypeError
-        If the counts are not integer or real floating point (booleans, complex, objects).
+        If the counts are not integer or real floating point (booleans, complex, objects), or
+        are a masked array.
     ValueError
-        If ``C`` has fewer than 2 dimensions, is not square in its last two axes, has K < 2, or
-        holds negative, NaN or infinite values, or integers so large that sums would overflow.
+        If ``C`` is ragged (rows of different lengths), has fewer than 2 dimensions, is not
+        square in its last two axes, has K < 2, or holds negative, NaN or infinite values, or
+        integers so large that sums would overflow.
     """
-    C = np.asarray(C)
+    C = as_array(C, name=name)
     if C.dtype == np.bool_ or not (
         np.issubdtype(C.dtype, np.integer) or np.issubdtype(C.dtype, np.floating)
     ):
@@ -65,7 +118,10 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     floating = C.dtype.kind == "f"
     if C.dtype == np.uint64 and C.size and C.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{name} holds a count of {int(C.max())}, too large for int64 sums")
-    C = C.astype(np.float64 if floating else np.int64, copy=False)
+    # Always a private copy, read-only: the caller changing its array later cannot change
+    # what was validated.
+    C = C.astype(np.float64 if floating else np.int64, copy=True)
+    C.flags.writeable = False
     if C.size == 0:
         return C, 0
     # One pass finds the largest count and any invalid value: seen as unsigned 64-bit integers,
@@ -110,9 +166,11 @@ def check_nonempty(
 def check_weights(weights, K: int, *, name: str = "weights", sum_to_one: bool) -> np.ndarray:
     """Validate class weights of shape ``(..., K)``: finite, non-negative, summing to 1 if asked.
 
-    With ``sum_to_one=False`` the weights must have a positive sum instead.
+    With ``sum_to_one=False`` the weights must have a positive sum instead, and are returned
+    scaled by a power of two (exactly) so that the largest of each row is in [1/2, 1): their
+    sums cannot overflow, and a weighted mean does not depend on that factor.
     """
-    w = np.asarray(weights, dtype=np.float64)
+    w = real_array(weights, name=name)
     if w.ndim < 1 or w.shape[-1] != K:
         raise ValueError(f"{name} must have shape (..., {K}) for K = {K} classes, got {w.shape}")
     if not np.all(np.isfinite(w)):
@@ -121,6 +179,8 @@ def check_weights(weights, K: int, *, name: str = "weights", sum_to_one: bool) -
     if np.any(w < 0):
         idx = _first_index(w < 0)
         raise ValueError(f"{name} must be non-negative, found {w[idx]} at index {idx}")
+    if not sum_to_one:
+        w = np.ldexp(w, -np.frexp(w.max(axis=-1, keepdims=True))[1])
     total = w.sum(axis=-1)
     if sum_to_one:
         bad = np.abs(total - 1.0) > SUM_TOLERANCE
@@ -133,11 +193,16 @@ def check_weights(weights, K: int, *, name: str = "weights", sum_to_one: bool) -
 
 
 def check_labels(y_true, y_pred, *, names: tuple[str, str] = ("y_true", "y_pred")):
-    """Validate two 1-D label arrays of the same, non-zero length."""
-    a, b = np.asarray(y_true), np.asarray(y_pred)
+    """Validate two 1-D label arrays of the same, non-zero length, whose labels can be sorted."""
+    a, b = label_array(y_true, name=names[0]), label_array(y_pred, name=names[1])
     for arr, nm in ((a, names[0]), (b, names[1])):
         if arr.ndim != 1:
             raise ValueError(f"{nm} must be 1-D, got shape {arr.shape}")
+    if (a.dtype.kind in "US") != (b.dtype.kind in "US"):
+        raise TypeError(
+            f"{names[0]} and {names[1]} must hold labels of the same kind, got dtypes "
+            f"{a.dtype} and {b.dtype} (strings and numbers never match)"
+        )
     if a.shape[0] != b.shape[0]:
         raise ValueError(
             f"{names[0]} and {names[1]} must have the same length, "
@@ -148,9 +213,27 @@ def check_labels(y_true, y_pred, *, names: tuple[str, str] = ("y_true", "y_pred"
     return a, b
 
 
+def label_array(values, *, name: str) -> np.ndarray:
+    """Labels as an array, refusing ``None`` and labels mixing strings with other types.
+
+    NumPy would turn ``["a", 1]`` into the strings ``["a", "1"]``, and cannot sort ``None``;
+    both are a ``TypeError`` here.
+    """
+    labels = as_array(values, name=name)
+    if labels.ndim == 1 and (labels.dtype == object or labels.dtype.kind in "US"):
+        kinds = {type(x).__name__ for x in (values if labels.dtype != object else labels)}
+        kinds = {"str" if k in ("str_", "bytes", "bytes_") else k for k in kinds}
+        if "NoneType" in kinds or ("str" in kinds and len(kinds) > 1):
+            raise TypeError(
+                f"{name} must hold labels of one sortable kind (numbers or strings), got "
+                f"values of types {sorted(kinds)}"
+            )
+    return labels
+
+
 def check_label_set(labels, *, name: str = "labels") -> np.ndarray:
     """Validate class labels: a 1-D array of unique values, in the caller's order."""
-    labels = np.asarray(labels)
+    labels = label_array(labels, name=name)
     if labels.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {labels.shape}")
     sorted_labels = np.sort(labels, kind="stable")

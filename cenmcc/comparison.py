@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._undefined import warn_undefined
+from ._validation import check_real
 
 
 class PairCounts(NamedTuple):
@@ -66,7 +67,8 @@ def tie_groups(values, *, rtol: float = 0.0, atol: float = 0.0) -> np.ndarray:
     values : array_like, shape (n,)
         Finite real values.
     rtol, atol : float, default 0.0
-        Relative and absolute tolerance; with both 0, ties are exact equality.
+        Relative and absolute tolerance: finite and non-negative (else ``ValueError``; a
+        non-number is a ``TypeError``). With both 0, ties are exact equality.
 
     Returns
     -------
@@ -81,8 +83,7 @@ def tie_groups(values, *, rtol: float = 0.0, atol: float = 0.0) -> np.ndarray:
     [0, 0, 1]
     """
     v = _check_values(values, "values")
-    if rtol < 0 or atol < 0:
-        raise ValueError(f"rtol and atol must be non-negative, got rtol={rtol}, atol={atol}")
+    rtol, atol = check_real(rtol, name="rtol", low=0), check_real(atol, name="atol", low=0)
     order = np.argsort(v, kind="stable")
     s = v[order]
     gap = np.diff(s)

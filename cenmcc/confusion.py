@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_label_set, check_labels, encode_labels
+from ._validation import check_label_set, check_labels, encode_labels, real_array
 
 
 def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndarray:
@@ -29,6 +29,9 @@ def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndar
 
     Raises
     ------
+    TypeError
+        Labels that cannot be sorted (``None``, or numbers mixed with strings), or weights that
+        are not real numbers.
     ValueError
         Label arrays of different lengths or not 1-D, empty input, fewer than 2 classes,
         duplicate ``labels``, labels outside ``labels``, or invalid weights.
@@ -54,7 +57,7 @@ def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndar
     ]
     weights = None
     if sample_weight is not None:
-        weights = np.asarray(sample_weight, dtype=np.float64)
+        weights = real_array(sample_weight, name="sample_weight")
         if weights.shape != y_true.shape:
             raise ValueError(f"sample_weight must have shape {y_true.shape}, got {weights.shape}")
         if not np.all(np.isfinite(weights)) or np.any(weights < 0):

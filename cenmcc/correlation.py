@@ -7,7 +7,7 @@ Both are built from the same four numbers of a confusion matrix (Grandini et al.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import math
 
 import numpy as np
 
@@ -15,54 +15,28 @@ from ._marginals import Counts, Partial, evaluate
 from ._undefined import divide, warn_undefined
 
 
-class _Terms(NamedTuple):
-    """The sums behind the MCC and kappa, shape (...), in float64."""
-
-    numerator: np.ndarray  # c s - sum_k t_k p_k
-    var_pred: np.ndarray  # s^2 - sum_k p_k^2
-    var_true: np.ndarray  # s^2 - sum_k t_k^2
-    kappa_den: np.ndarray  # s^2 - sum_k t_k p_k
-
-
-def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.einsum("...k,...k->...", a, b)
-
-
-def _terms(m: Counts) -> _Terms:
-    """MCC and kappa sums from one-vs-rest counts, so that nothing cancels catastrophically.
-
-    With ``TP_k = C_kk``, ``FN_k = t_k - C_kk``, ``FP_k = p_k - C_kk`` and
-    ``TN_k = s - t_k - FP_k``:
-
-    - ``c s - sum_k t_k p_k = sum_k (TP_k TN_k - FN_k FP_k)``, the sum of the one-vs-rest
-      numerators;
-    - ``s^2 - sum_k p_k^2 = sum_k p_k (s - p_k)``, as Eq. (2) of Jurman et al. (2012) writes
-      it, and likewise for ``t`` and for ``s^2 - sum_k t_k p_k = sum_k t_k (s - p_k)``.
-
-    The left-hand sides are differences of numbers near ``s^2`` and lose all their digits when
-    one class holds almost every sample (e.g. Z_A with A = 1e9); the right-hand sides are built
-    from exact integer differences (integers below 2**53 and their differences are exact in
-    float64) and products no larger than they must be.
-    """
-    s = m.total.astype(np.float64)[..., None]
-    t = m.true.astype(np.float64)
-    p = m.pred.astype(np.float64)
-    tp = m.diag.astype(np.float64)
-    not_true = s - t  # FP_k + TN_k
-    not_pred = s - p  # FN_k + TN_k
-    var_true, var_pred, kappa_den = _dot(t, not_true), _dot(p, not_pred), _dot(t, not_pred)
-    fn, fp = t, p
-    fn -= tp  # in place: t and p are no longer needed
-    fp -= tp
-    tn = not_true
-    tn -= fp
-    return _Terms(_dot(tp, tn) - _dot(fn, fp), var_pred, var_true, kappa_den)
-
-
 def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
-    """MCC from validated counts; returns the values and the number of 0/0 fills (internal)."""
-    terms = _terms(m)
-    return divide(terms.numerator, np.sqrt(terms.var_pred * terms.var_true), zero_division)
+    """MCC from validated counts; returns the values and the number of 0/0 fills (internal).
+
+    The numerator ``c s - sum_k t_k p_k`` and the variances ``s^2 - sum_k p_k^2`` and
+    ``s^2 - sum_k t_k^2`` are exact integers (:mod:`cenmcc._exact`), each rounded once; the
+    result is within 3 units in the last place of the exact MCC.
+    """
+    numerator, _ = m.exact.term("numerator")
+    var_pred, no_pred = m.exact.term("var_pred")
+    var_true, no_true = m.exact.term("var_true")
+    undefined = no_pred | no_true
+    with np.errstate(all="ignore"):  # the slow rows are replaced
+        values, n_undefined = divide(
+            numerator, np.sqrt(var_pred * var_true), zero_division, undefined
+        )
+    return m.exact.override(values, exact_mcc), n_undefined
+
+
+def exact_mcc(terms: dict) -> float | None:
+    """The MCC from exact integer terms, rounded 3 times: ``sign(N) sqrt(N^2 / (V_p V_t))``."""
+    num, den = terms["numerator"], terms["var_pred"] * terms["var_true"]
+    return None if den == 0 else math.sqrt(num * num / den) * (1.0 if num >= 0 else -1.0)
 
 
 def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -91,6 +65,12 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     ``cov(X, Y) / sqrt(cov(X, X) cov(Y, Y))`` and the triple-sum form of Jurman et al. (2012)
     Eq. (2); :mod:`cenmcc.reference` transcribes both literally, and the tests check all three
     agree. For K = 2 it is the binary ``(TP TN - FP FN) / sqrt(...)``.
+
+    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
+    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
+    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
+    small integer multiples of one power of two, take a slower exact path in Python integers.
 
     Examples
     --------
@@ -121,6 +101,12 @@ def expected_accuracy(C) -> np.ndarray:
     -----
     Grandini et al. (2020), Eqs. (29)-(31) and (39). Never undefined.
 
+    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
+    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
+    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
+    small integer multiples of one power of two, take a slower exact path in Python integers.
+
     Examples
     --------
     >>> round(float(expected_accuracy([[45, 15], [25, 15]])), 2)  # Grandini et al., Fig. 11
@@ -130,8 +116,11 @@ def expected_accuracy(C) -> np.ndarray:
 
 
 def _expected_accuracy(m: Counts) -> Partial:
-    s = m.total.astype(np.float64)
-    return Partial(_dot(m.true.astype(np.float64), m.pred.astype(np.float64)) / (s * s))
+    chance, _ = m.exact.term("chance")
+    square, _ = m.exact.term("square")
+    with np.errstate(all="ignore"):  # the slow rows are replaced
+        values = chance / square
+    return Partial(m.exact.override(values, lambda t: t["chance"] / t["square"]))
 
 
 def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -156,6 +145,12 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     Grandini et al. (2020), Eq. (40) (multi-class) and Eq. (28) (binary). Same numerator as
     :func:`cenmcc.mcc`.
 
+    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
+    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
+    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
+    small integer multiples of one power of two, take a slower exact path in Python integers.
+
     Examples
     --------
     >>> round(float(cohen_kappa([[25, 35], [5, 35]])), 3)  # Grandini et al., Fig. 12 right
@@ -163,8 +158,14 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     """
 
     def kernel(m: Counts) -> Partial:
-        terms = _terms(m)
-        return Partial(*divide(terms.numerator, terms.kappa_den, zero_division), m.total.size)
+        numerator, _ = m.exact.term("numerator")
+        den, undefined = m.exact.term("kappa_den")
+        with np.errstate(all="ignore"):  # the slow rows are replaced
+            values, n_undefined = divide(numerator, den, zero_division, undefined)
+        values = m.exact.override(
+            values, lambda t: t["numerator"] / t["kappa_den"] if t["kappa_den"] else None
+        )
+        return Partial(values, n_undefined, m.total.size)
 
     result = evaluate(C, kernel)
     warn_undefined(result.undefined, result.checked, "Cohen's kappa", zero_division)

@@ -1,62 +1,81 @@
 """Confusion Entropy (CEN) of Wei et al. (2010): an entropy, so lower is better (0 is perfect).
 
-With ``d_j = t_j + p_j`` (row plus column sum of class j) and ``s`` the number of samples, Eq. (1)
-of Jurman et al. (2012) needs only one logarithm per cell. The misclassification probabilities
-are ``P^j_jk = C_jk / d_j``, ``P^j_kj = C_kj / d_j`` and ``P_j = d_j / (2s)``, so, with ``ln`` the
-natural logarithm and ``b = 2(K-1)`` the base of the entropy,
+With ``d_j = t_j + p_j`` (row plus column sum of class j) and ``s`` the number of samples, the
+misclassification probabilities of Eq. (1) of Jurman et al. (2012) are ``P^j_jk = C_jk / d_j``,
+``P^j_kj = C_kj / d_j`` and ``P_j = d_j / (2s)``, so, with ``ln`` the natural logarithm and
+``b = 2(K-1)`` the base of the entropy,
 
     2 s ln(b) CEN = sum_j sum_{k != j} [C_jk ln(d_j / C_jk) + C_kj ln(d_j / C_kj)]
-                  = sum_j (d_j - 2 C_jj) ln d_j  -  2 sum_{j != k} C_jk ln C_jk,
+                  = sum_{j != k} C_jk ln(d_j d_k / C_jk^2),
 
-because ``sum_{k != j} (C_jk + C_kj) = d_j - 2 C_jj`` and each off-diagonal cell appears once as a
-row term (of class j) and once as a column term (of class k). The convention ``0 ln 0 = 0``
-(Jurman et al. 2012, Methods) makes empty cells and empty classes contribute nothing.
-:func:`cenmcc.reference.cen` transcribes Eq. (1) literally; the tests check the two agree.
+because each off-diagonal cell appears once as a row term (of class j) and once as a column
+term (of class k). Every term of the last sum is non-negative (``C_jk <= d_j``), so the sum
+cannot cancel: with the ratio ``d_j d_k / C_jk^2`` rounded once before its logarithm, CEN is
+within ``2 u / ln(b)`` plus the rounding of a sum of positive terms of its exact value (u the
+unit roundoff, 1.1e-16). The equivalent ``sum_j (d_j - 2 C_jj) ln d_j - 2 sum C_jk ln C_jk``
+needs fewer operations but subtracts numbers of size ``s ln s``, and loses about ``log2(ln s)``
+bits. The convention ``0 ln 0 = 0`` (Jurman et al. 2012, Methods) makes empty cells and empty
+classes contribute nothing. :func:`cenmcc.reference.cen` transcribes Eq. (1) literally; the
+tests check the two agree.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import xlogy
 
 from ._marginals import Counts, Partial, evaluate
 from ._undefined import divide, warn_undefined
 
 
-def _xlogx_cells(m: Counts) -> np.ndarray:
-    """``C_jk ln C_jk`` for every cell, 0 on the diagonal and where ``C_jk = 0``; float64.
+def _off_diagonal(m: Counts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The off-diagonal cells in float64 (diagonal set to 0), ``d_j`` and where cells are > 0."""
+    C = m.C.astype(np.float64)  # a copy, exact for integer counts below 2**53
+    np.einsum("...ii->...i", C)[...] = 0.0
+    d = (m.true + m.pred).astype(np.float64)
+    return C, d, C > 0
 
-    For integer counts whose largest value is small next to the number of cells, the values come
-    from a lookup table of ``x ln x`` for ``x = 0 .. max`` (one gather per cell, about three times
-    cheaper than a logarithm); otherwise one logarithm per cell is taken. Both give the same
-    products ``x * ln(x)``.
+
+def _log_ratio(C: np.ndarray, present: np.ndarray, floating: bool, *factors) -> np.ndarray:
+    """``ln(prod_f (f / C))`` over the ``factors`` where ``present``, 0 elsewhere.
+
+    Each ratio ``f / C`` is at least 1 (``f`` is a ``d_j >= C``), so their product neither
+    underflows nor cancels; it is rounded at most three times before its logarithm. For
+    integer counts ``d_j d_k / C_jk^2`` is formed directly (at most 2**128). For float counts
+    the product can overflow where a cell is more than 2**512 times smaller than its classes'
+    sums; there the logarithm is far above 1 and is taken factor by factor.
     """
-    C = m.C
-    if C.dtype.kind == "i" and m.max_count < max(_TABLE_MIN, C.size // 2):
-        x = np.arange(m.max_count + 1, dtype=np.float64)
-        X = np.take(xlogy(x, x), C)
-    else:
-        X = np.log(C, out=np.zeros(C.shape), where=C > 0)
-        X *= C
-    np.einsum("...ii->...i", X)[...] = 0.0
-    return X
+    if not floating:  # integer counts: d_j d_k and C^2 are at most 2**128, no overflow
+        num = factors[0] * factors[1] if len(factors) == 2 else factors[0]
+        den = C * C if len(factors) == 2 else C
+        return np.log(np.divide(num, den, out=np.ones(C.shape), where=present))
+    ratio = np.ones(C.shape)
+    with np.errstate(over="ignore"):
+        for f in factors:
+            ratio *= np.divide(f, C, out=np.ones(C.shape), where=present)
+    out = np.log(ratio)
+    huge = np.isinf(out)
+    if np.any(huge):
+        out[huge] = sum(_log_quotient(np.broadcast_to(f, C.shape)[huge], C[huge]) for f in factors)
+    return out
 
 
-#: Tables this small are always worth building.
-_TABLE_MIN = 4096
-
-
-def _class_term(m: Counts) -> np.ndarray:
-    """``(d_j - 2 C_jj) ln d_j`` per class; the difference is exact for integer counts."""
-    d = m.true + m.pred
-    return xlogy(d - 2 * m.diag, d)
+def _log_quotient(f: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """``ln(f / C)`` for ``f >= C > 0``; ``ln f - ln C`` where the quotient overflows."""
+    with np.errstate(over="ignore"):
+        out = np.log(f / C)
+    huge = np.isinf(out)
+    out[huge] = np.log(f[huge]) - np.log(C[huge])  # above 709: no cancellation
+    return out
 
 
 def cen_of(m: Counts) -> np.ndarray:
-    """CEN of validated counts (internal)."""
-    cells = np.einsum("...ij->...", _xlogx_cells(m))  # sum_{j != k} C_jk ln C_jk
-    numerator = np.einsum("...j->...", _class_term(m)) - 2.0 * cells
-    return numerator / (2.0 * m.total * np.log(2.0 * (m.n_classes - 1)))
+    """CEN of validated counts (internal): ``sum_{j != k} C_jk ln(d_j d_k / C_jk^2)/(2 s ln b)``."""
+    C, d, present = _off_diagonal(m)
+    floating = m.C.dtype.kind == "f"
+    X = _log_ratio(C, present, floating, d[..., :, None], d[..., None, :])
+    X *= C
+    cells = X.sum(axis=(-2, -1))  # pairwise summation over the K^2 contiguous cells
+    return cells / (2.0 * m.total * np.log(2.0 * (m.n_classes - 1)))
 
 
 def cen(C) -> np.ndarray:
@@ -83,6 +102,10 @@ def cen(C) -> np.ndarray:
     cell through the identity in the module docstring. A class with no samples (row and column
     zero) has ``P_j = 0`` and contributes nothing, so CEN is never 0/0; a matrix with no samples
     raises ``ValueError``.
+
+    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
+    and any finite non-negative float counts (1e-300 and 1e300 alike); the result is within
+    1e-15 of the exact value, since every term of the sum is non-negative.
 
     Examples
     --------
@@ -123,9 +146,11 @@ def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
     """
 
     def kernel(m: Counts) -> Partial:
-        X = _xlogx_cells(m)
-        numerator = _class_term(m) - np.einsum("...ij->...i", X) - np.einsum("...ij->...j", X)
-        d = m.true + m.pred
+        C, d, present = _off_diagonal(m)
+        floating = m.C.dtype.kind == "f"
+        rows = C * _log_ratio(C, present, floating, d[..., :, None])  # C_jk ln(d_j / C_jk)
+        columns = C * _log_ratio(C, present, floating, d[..., None, :])  # C_jk ln(d_k / C_jk)
+        numerator = rows.sum(axis=-1) + columns.sum(axis=-2)
         values, undefined = divide(numerator, d * np.log(2.0 * (m.n_classes - 1)), zero_division)
         return Partial(values, undefined, values.size)
 

@@ -18,12 +18,16 @@ import operator
 
 import numpy as np
 
+from ._validation import as_array
+
 
 def _check_nonnegative_ints(values, name: str) -> np.ndarray:
     """``values`` as a 1-D int64 array of non-negative integers, or a clear error."""
-    arr = np.asarray(values)
+    arr = as_array(values, name=name)
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"{name} must be integers, got dtype {arr.dtype}")
+    if arr.dtype == np.uint64 and arr.size and arr.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} holds {int(arr.max())}, too large for int64")
     arr = np.atleast_1d(arr).astype(np.int64)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be an integer or a 1-D sequence, got shape {arr.shape}")

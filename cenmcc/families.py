@@ -836,6 +836,7 @@ def _eq3_first_line(C, denominator: str, zero_division: float) -> np.ndarray:
     m = Counts(C)
     K = m.n_classes
     values, n_undef = mcc_of(m, zero_division)
+    values = values.reshape(m.stack_shape)  # mcc_of gives one value per matrix, flattened
     warn_undefined(n_undef, values.size, "MCC", zero_division)
     wrong = m.total - m.correct  # exact for integer counts
     X = wrong if denominator == "off-diagonal" else np.full(wrong.shape, K)

@@ -6,7 +6,8 @@ import numpy as np
 
 from ._marginals import Counts, Partial, evaluate
 from ._undefined import warn_undefined
-from .correlation import mcc_of
+from ._validation import as_array, check_real
+from .correlation import exact_mcc, mcc_of
 
 #: ``(a, b, c)`` of ``k(K) = a (1 + b / ln K + c / ln^2 K)``, printed with Eq. (3) of Jurman &
 #: Furlanello (2010) and Jurman, Riccadonna & Furlanello (2012).
@@ -19,9 +20,10 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     Parameters
     ----------
     K : int or array_like of int
-        Number of classes, at least 2.
+        Number of classes, at least 2. A real K between integers evaluates the fitted curve
+        (the experiments draw it); NaN, infinities, booleans and complex numbers are refused.
     a, b, c : float
-        Coefficients; the defaults are the printed ones, :data:`K_PAPER`.
+        Coefficients, finite; the defaults are the printed ones, :data:`K_PAPER`.
 
     Returns
     -------
@@ -37,9 +39,15 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     >>> round(float(k_factor(3)), 6)
     1.130193
     """
-    K = np.asarray(K)
-    if not np.issubdtype(K.dtype, np.number) or np.any(K < 2):
-        raise ValueError(f"K must be a number of classes >= 2, got {K!r}")
+    K = as_array(K, name="K")
+    if K.dtype == np.bool_ or not (
+        np.issubdtype(K.dtype, np.integer) or np.issubdtype(K.dtype, np.floating)
+    ):
+        raise TypeError(f"K must be a real number of classes, got {K!r}")
+    bad = ~np.isfinite(K) | (K < 2) if K.dtype.kind == "f" else K < 2
+    if np.any(bad):
+        raise ValueError(f"K must be a finite number of classes >= 2, got {K[bad].ravel()[0]!r}")
+    a, b, c = (check_real(x, name=n) for x, n in ((a, "a"), (b, "b"), (c, "c")))
     ln = np.log(K.astype(np.float64))
     return a * (1.0 + b / ln + c / ln**2)
 
@@ -74,6 +82,12 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     computes. For the matrices ``B(T, F)`` (T on the diagonal, F elsewhere) the relation is
     exact with k = 1.
 
+    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
+    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
+    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
+    small integer multiples of one power of two, take a slower exact path in Python integers.
+
     Examples
     --------
     >>> C = [[5, 1, 1], [1, 5, 1], [1, 1, 5]]  # B(T=5, F=1): tMCC equals CEN exactly
@@ -88,9 +102,42 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
 
 def _tmcc(m: Counts, zero_division: float) -> Partial:
     K = m.n_classes
-    values, undefined = mcc_of(m, zero_division)
-    wrong = m.total - m.correct  # exact for integer counts
-    perfect = wrong == 0
-    log_error = np.log(wrong / m.total, out=np.zeros(wrong.shape), where=~perfect)
-    out = (1.0 - values) * (1.0 - log_error / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
-    return Partial(np.where(perfect, 0.0, out), undefined, values.size)
+    one_minus, undefined = _one_minus_mcc(m, zero_division)
+    log_error, perfect = m.exact.log_error_rate()  # ln(1 - ACC)
+    out = one_minus * (1.0 - log_error / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
+    return Partial(np.where(perfect, 0.0, out), undefined, out.size)
+
+
+def _one_minus_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
+    """``1 - MCC`` to a few units in the last place, also where the MCC is close to 1.
+
+    With ``D = sqrt(V_p V_t)`` (the MCC's denominator, :func:`cenmcc.correlation.mcc_of`) and
+    ``N`` its numerator, ``1 - MCC = (D - N) / D`` and ``D - N = A - B``, where
+    ``A = (V_p + V_t)/2 - N = s (s - c) - sum_k (p_k - t_k)^2 / 2`` is an exact integer and
+    ``B = (V_p + V_t)/2 - D = (V_p - V_t)^2 / (2 (sqrt V_p + sqrt V_t)^2) >= 0``. Where
+    MCC > 1/2, ``B <= (D - N)/2`` (because ``N <= min(V_p, V_t)``), so ``A - B`` does not
+    cancel; elsewhere ``1 - MCC`` itself does not.
+    """
+    mcc, undefined = mcc_of(m, zero_division)
+    var_pred, _ = m.exact.term("var_pred")
+    var_true, _ = m.exact.term("var_true")
+    spread, _ = m.exact.term("spread")
+    difference, _ = m.exact.term("var_difference")
+    root_pred, root_true = np.sqrt(var_pred), np.sqrt(var_true)
+    near_one = mcc > 0.5  # 0/0 fills included: their A and B are 0/0 too, so they are excluded
+    near_one &= root_pred * root_true > 0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        b = 0.5 * np.square(difference / (root_pred + root_true))
+        accurate = (spread - b) / (root_pred * root_true)
+    values = np.where(near_one, accurate, 1.0 - mcc)
+    return m.exact.override(values, _exact_one_minus_mcc), undefined
+
+
+def _exact_one_minus_mcc(terms: dict) -> float | None:
+    """``1 - MCC`` from exact integers: ``(1 - MCC^2) / (1 + MCC)``, with ``1 - MCC^2`` one
+    correctly rounded quotient ``(V_p V_t - N^2) / (V_p V_t)``; None where the MCC is 0/0."""
+    mcc = exact_mcc(terms)
+    if mcc is None or mcc <= 0:
+        return None if mcc is None else 1.0 - mcc
+    product = terms["var_pred"] * terms["var_true"]
+    return (product - terms["numerator"] ** 2) / product / (1.0 + mcc)

@@ -257,3 +257,82 @@ def test_an_empty_matrix_deep_in_a_blocked_stack_is_named_by_its_index(tiny_bloc
     C[2, 37] = 0
     with pytest.raises(ValueError, match=r"at stack index \(2, 37\)"):
         cenmcc.mcc(C)
+
+
+def test_counts_own_what_they_validated():
+    """Changing the caller's array after building a Counts changes nothing (issue 13)."""
+    C = np.array([[5, 1, 0], [2, 6, 1], [0, 1, 7]])
+    m = cenmcc.Counts(C)
+    before = (cenmcc.cen(m), cenmcc.mcc(m))
+    C[0, 0] = -100
+    assert (cenmcc.cen(m), cenmcc.mcc(m)) == before
+    with pytest.raises(ValueError, match="read-only"):
+        m.C[0, 0] = 3
+
+
+@pytest.mark.parametrize("metric", MATRIX_METRICS)
+def test_masked_counts_are_refused(metric):
+    masked = np.ma.array([[5, 1], [2, 6]], mask=[[False, True], [False, False]])
+    with pytest.raises(TypeError, match="masked array"):
+        metric(masked)
+
+
+@pytest.mark.parametrize("metric", MATRIX_METRICS[:-1])  # the last one needs a shape
+def test_ragged_counts_are_refused(metric):
+    with pytest.raises(ValueError, match="C is ragged"):
+        metric([[5, 1], [2]])
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: cenmcc.k_factor(np.nan), ValueError, "finite number of classes >= 2, got .*nan"),
+        (lambda: cenmcc.k_factor([3, 1.5]), ValueError, ">= 2, got .*1.5"),
+        (lambda: cenmcc.k_factor(3 + 5j), TypeError, "real number of classes"),
+        (lambda: cenmcc.k_factor(True), TypeError, "real number of classes"),
+        (lambda: cenmcc.k_factor(3, a=np.nan), ValueError, "a must be finite"),
+        (lambda: cenmcc.tie_groups([1.0, 2.0], rtol=np.nan), ValueError, "rtol must be finite"),
+        (lambda: cenmcc.tie_groups([1.0, 2.0], atol="0"), TypeError, "atol must be a real"),
+        (lambda: cenmcc.pair_counts([1, 2], [2, 1], rtol=-1), ValueError, "non-negative"),
+        (
+            lambda: cenmcc.weak_compositions(np.uint64(2**64 - 1), 1),
+            ValueError,
+            "18446744073709551615, too large",
+        ),
+        (lambda: cenmcc.weighted_accuracy([[1, 2], [3, 4]], ["a", "b"]), TypeError, "real"),
+        (
+            lambda: cenmcc.confusion_matrix([1, 2], [2, 1], sample_weight=["a", "b"]),
+            TypeError,
+            "sample_weight must hold real numbers",
+        ),
+        (lambda: cenmcc.confusion_matrix([None, 1], [1, 1]), TypeError, "NoneType"),
+        (lambda: cenmcc.confusion_matrix(["a", 1], [1, 1]), TypeError, r"\['int', 'str'\]"),
+        (lambda: cenmcc.confusion_matrix(["a", "b"], [1, 1]), TypeError, "same kind"),
+        (lambda: cenmcc.confusion_matrix([1, 2], [2, 1], labels=[1, None]), TypeError, "labels"),
+    ],
+)
+def test_every_parameter_is_checked(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_k_factor_takes_real_k_for_a_curve():
+    assert cenmcc.k_factor(3.0) == cenmcc.k_factor(3)
+    assert cenmcc.k_factor(3) > cenmcc.k_factor(3.5) > cenmcc.k_factor(4)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cenmcc.precision([[1, 0], [1, 0]]),
+        lambda: cenmcc.f1_score([[1, 0], [0, 0]], average="macro"),
+        lambda: cenmcc.mcc([[1, 0], [1, 0]]),
+        lambda: cenmcc.tmcc(cenmcc.Counts([[1, 0], [1, 0]])),
+        lambda: cenmcc.degree_of_consistency([1, 1], [2, 2]),
+        lambda: cenmcc.degree_of_discriminancy([1, 2], [2, 1]),
+    ],
+)
+def test_warnings_point_at_the_caller(call):
+    with pytest.warns(cenmcc.UndefinedMetricWarning) as record:
+        call()
+    assert record[0].filename == __file__
