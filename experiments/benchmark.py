@@ -32,6 +32,11 @@ from .outputs import markdown_table, save_figure, write_atomic, write_table
 from .paths import REPO_ROOT, output_dir
 from .plotting import close, subplots
 
+#: The output directory, ``<out>/benchmark``; a run rewrites only the tables it measures and
+#: keeps the others (``--no-experiments`` keeps ``experiments.*``, ``--scale`` the kernels').
+NAME = "benchmark"
+UPDATES = True
+
 FLOOR = "floor: np.log over the cells"
 COMBINED = "cenmcc: cen + mcc + accuracy"
 SHARED = "cenmcc: cen + mcc + accuracy of one Counts"
@@ -233,7 +238,7 @@ def _write(out: Path, name: str, table: pd.DataFrame) -> str:
 def main(args: argparse.Namespace) -> int:
     from .__main__ import COMMANDS
 
-    out = output_dir(args.out, "benchmark")
+    out = output_dir(args.out, NAME)
     kernels = measure_kernels(args.sizes, args.cells, args.repeats)
     print(_write(out, "kernels", kernels))
     fig = plot(kernels)

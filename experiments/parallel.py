@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 
@@ -117,8 +118,15 @@ def iter_tasks(
 
     Raises
     ------
-    RuntimeError
-        If a worker dies or a task fails, naming the task index; never hangs.
+    ParallelError
+        A RuntimeError: if a task fails, naming its index and its error; if a worker dies,
+        naming the first task (chunk) not completed and the cause (a dask worker lost on a
+        cluster is retried by dask first). Never hangs.
+
+    Notes
+    -----
+    The workers are shut down when the generator ends, whatever ends it: exhaustion, an error,
+    KeyboardInterrupt, or ``close()`` by a consumer that stops early.
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
@@ -137,20 +145,48 @@ def iter_tasks(
         else:
             parallel = joblib.Parallel(n_jobs=jobs, backend=backend, return_as="generator")
         calls = (joblib.delayed(_call)(func, index, task) for index, task in enumerate(tasks))
+        results = parallel(calls)
+        # Closing joblib's generator aborts the tasks still queued or running (loky kills its
+        # workers), whether this generator ends, fails, is interrupted or is closed early.
+        stack.callback(_close, results)
+        stack.callback(progress.close)
         try:
-            for result in parallel(calls):
+            for result in results:
                 done += 1
                 progress.update()
                 yield result
         except _TaskError as err:
-            raise RuntimeError(f"{desc}: task {err.index} of {len(tasks)} failed ({err})") from err
-        except Exception as err:  # the worker itself died (e.g. killed, out of memory)
-            raise RuntimeError(
-                f"{desc}: a worker failed after {done} of {len(tasks)} tasks "
-                f"({type(err).__name__}: {err})"
+            raise ParallelError(
+                f"{desc}: task (chunk) {err.index} of {len(tasks)} failed ({err})"
             ) from err
-        finally:
-            progress.close()
+        except Exception as err:  # the worker itself died (e.g. killed, out of memory)
+            raise ParallelError(
+                f"{desc}: task (chunk) {done} of {len(tasks)} was lost, the worker running it "
+                f"died ({_cause(err)}); tasks 0 to {done - 1} had completed"
+            ) from err
+
+
+def _close(results) -> None:
+    """Close joblib's result generator, without its warning about tasks cancelled early.
+
+    Stopping early is this API's purpose (a consumer that has what it needs), not a mistake. The
+    filter is set in the consuming thread, around the close only, never inside a task.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*(not used|cancelled)", category=UserWarning)
+        results.close()
+
+
+def _cause(err: Exception) -> str:
+    """What killed a worker, from joblib's, loky's or dask's error."""
+    text = f"{type(err).__name__}: {err}"
+    if "SIGKILL" in text or "-9" in text:
+        text += "; SIGKILL is what the kernel's out-of-memory killer sends"
+    return text
+
+
+class ParallelError(RuntimeError):
+    """A task failed or its worker died; the message names the task (chunk) and the cause."""
 
 
 class _TaskError(Exception):

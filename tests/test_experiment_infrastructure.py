@@ -24,7 +24,7 @@ def test_map_tasks_keeps_order_and_names_the_failing_task(backend, jobs):
         6,
         8,
     ]
-    with pytest.raises(RuntimeError, match=r"demo: task 3 of 6 failed \(ValueError: bad task\)"):
+    with pytest.raises(RuntimeError, match=r"demo: task \(chunk\) 3 of 6 failed \(ValueError: bad task\)"):
         parallel.map_tasks(_fail_on_three, range(6), jobs=jobs, backend=backend, desc="demo")
 
 
