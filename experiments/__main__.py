@@ -141,7 +141,10 @@ def machine() -> dict:
 def finish_outputs(stage: Path, record: dict, seconds: float) -> None:
     """Write ``run.json``, add the record to the summary and move its timings to ``timing.json``.
 
-    A ``timing.json`` the command wrote itself is kept and completed.
+    A ``timing.json`` the command wrote itself is kept and completed. Its
+    ``computation_seconds`` is the time of the computation alone (no start-up, figures or
+    tables): the summary's ``timing.computation_seconds``, or its ``wall_seconds``
+    (random_matrices, which times exactly that).
     """
     timing_path, summary_path = stage / "timing.json", stage / "summary.json"
     timing = json.loads(timing_path.read_text()) if timing_path.exists() else {}
@@ -149,6 +152,9 @@ def finish_outputs(stage: Path, record: dict, seconds: float) -> None:
         summary = json.loads(summary_path.read_text())
         timing |= {key: summary.pop(key) for key in TIMING_KEYS if key in summary}
         write_json(summary_path, summary | {"run": record})
+    computation = timing.get("timing", {}).pop("computation_seconds", timing.get("wall_seconds"))
+    if computation is not None and "computation_seconds" not in timing:
+        timing = {"computation_seconds": computation} | timing
     timing |= {"command_seconds": round(seconds, 3), "machine": machine()}
     write_json(stage / "run.json", record)
     write_json(timing_path, timing)
@@ -174,6 +180,7 @@ def run_command(args: argparse.Namespace, argv: list[str]) -> int:
             if status:
                 raise _Failed(status)
             finish_outputs(stage, run_record(args, argv), time.perf_counter() - start)
+        print(f"{args.command}: outputs in {target}")
     except _Failed as failed:
         print(
             f"{args.command} failed (status {failed.status}); {target} unchanged",
@@ -213,6 +220,19 @@ class _Failed(Exception):
 CHECKS = (sys.executable, "-m", "paper_checks")
 
 
+def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The checks that need several arguments, or the machine: before any work or output.
+
+    The shared ones (:func:`experiments.cli.check_parallel_arguments`), then the command's own
+    ``check_arguments(parser, args)`` if its module has one. Each exits through
+    ``parser.error`` (status 2) with a message naming the argument.
+    """
+    check_parallel_arguments(parser, args)
+    module = getattr(args, "module", None)
+    if hasattr(module, "check_arguments"):
+        module.check_arguments(parser, args)
+
+
 def run_all(parser: argparse.ArgumentParser, quiet: bool, out: Path | None = None) -> int:
     """Run every experiment of :data:`ALL` with its defaults, then the paper checks.
 
@@ -223,6 +243,7 @@ def run_all(parser: argparse.ArgumentParser, quiet: bool, out: Path | None = Non
     for name in ALL:
         argv = [name, *(["--quiet"] if quiet else []), *(["--out", str(out)] if out else [])]
         args = parser.parse_args(argv)
+        check_arguments(parser, args)
         print(f"== {name}", flush=True)
         status = run_command(args, argv)
         if status:
@@ -246,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
-    check_parallel_arguments(parser, args)
+    check_arguments(parser, args)
     start = time.perf_counter()
     with interrupts_raise():
         try:

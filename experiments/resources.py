@@ -48,14 +48,31 @@ def _tree_rss_bytes(root: int) -> int:
     return sum(rss.get(pid, 0) for pid in tree)
 
 
+#: Seconds a measured command has to stop after SIGTERM before it is killed.
+STOP_SECONDS = 5.0
+
+
 def measure(args: list[str], *, interval: float = 0.02, cwd: Path | None = None) -> Usage:
-    """Run ``python <args>`` and return its wall time and the peak RSS of its process tree."""
+    """Run ``python <args>`` and return its wall time and the peak RSS of its process tree.
+
+    If this process is interrupted meanwhile, the command gets SIGTERM (then SIGKILL after
+    :data:`STOP_SECONDS`) before the interruption goes on.
+    """
     start = time.perf_counter()
     process = subprocess.Popen([sys.executable, *args], cwd=cwd, stdout=subprocess.DEVNULL)
     peak = 0
-    while process.poll() is None:
-        peak = max(peak, _tree_rss_bytes(process.pid))
-        time.sleep(interval)
+    try:
+        while process.poll() is None:
+            peak = max(peak, _tree_rss_bytes(process.pid))
+            time.sleep(interval)
+    except BaseException:  # interrupted: stop the command too, and let it clean up
+        process.terminate()
+        try:
+            process.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        raise
     return Usage(time.perf_counter() - start, peak / 2**20, process.returncode)
 
 
