@@ -265,16 +265,16 @@ def run_all(parser: argparse.ArgumentParser, quiet: bool, out: Path | None = Non
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    check_arguments(parser, args)
     start = time.perf_counter()
     with interrupts_raise():
         try:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            check_arguments(parser, args)
             if args.command == "all":
                 return run_all(parser, args.quiet, args.out)
             return run_command(args, argv)
-        except Interrupted as err:  # between commands of `all`, or in its paper checks
+        except Interrupted as err:  # while starting, between commands of `all`, in its checks
             return interrupted(err, f"`python -m experiments {' '.join(argv)}`", start)
 
 

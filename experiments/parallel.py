@@ -8,7 +8,9 @@ backend, including a dask.distributed cluster.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -44,11 +46,34 @@ def _dask_client(scheduler: str | None, jobs: int):
     with ExitStack() as stack:
         if scheduler is None:
             n_workers = joblib.cpu_count() if jobs < 0 else jobs
+            # Its workers act on a Ctrl-C themselves (dask's nannies then log their shutdown):
+            # ignoring SIGINT for the seconds a cluster takes to start would lose it.
             cluster = stack.enter_context(
                 LocalCluster(n_workers=n_workers, threads_per_worker=1, dashboard_address=None)
             )
             scheduler = cluster.scheduler_address
         yield stack.enter_context(Client(scheduler))
+
+
+@contextmanager
+def interrupts_ignored_by_new_workers():
+    """Ignore SIGINT while the block starts worker processes (main thread only), which inherit it.
+
+    Only an ignored disposition survives the ``exec`` that starts a worker (a handler or a
+    blocked mask does not), so the workers started meanwhile never act on SIGINT: a Ctrl-C, which
+    the terminal sends to every process of the group, reaches the main process alone, which then
+    stops its workers in order (loky kills them), instead of every worker failing with a
+    traceback of its own. The price: a SIGINT that arrives during the block itself (the few
+    tens of milliseconds of starting loky's workers) is lost, and Ctrl-C must be pressed again.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class _Progress:
@@ -145,7 +170,9 @@ def iter_tasks(
         else:
             parallel = joblib.Parallel(n_jobs=jobs, backend=backend, return_as="generator")
         calls = (joblib.delayed(_call)(func, index, task) for index, task in enumerate(tasks))
-        results = parallel(calls)
+        # joblib starts the workers (if none are running) as it dispatches the first tasks.
+        with interrupts_ignored_by_new_workers():
+            results = parallel(calls)
         # Closing joblib's generator aborts the tasks still queued or running (loky kills its
         # workers), whether this generator ends, fails, is interrupted or is closed early.
         stack.callback(_close, results)
@@ -162,7 +189,7 @@ def iter_tasks(
         except Exception as err:  # the worker itself died (e.g. killed, out of memory)
             raise ParallelError(
                 f"{desc}: task (chunk) {done} of {len(tasks)} was lost, the worker running it "
-                f"died ({_cause(err)}); tasks 0 to {done - 1} had completed"
+                f"died ({_cause(err)}); {done} tasks had completed"
             ) from err
 
 
