@@ -105,13 +105,17 @@ NOT_RECORDED = ("out", "quiet", "module", "command")
 
 
 def run_record(args: argparse.Namespace, argv: list[str]) -> dict:
-    """What made a run, without a date or the output directory: reruns record the same."""
+    """What made a run: its command line, the package's version and every argument.
+
+    Neither the date nor where the outputs went (``--out``) nor ``--quiet`` is recorded, so a
+    rerun of the same command records the same, wherever it writes.
+    """
     line, skip = [], False
-    for word in argv:  # the command line without --out DIR
+    for word in argv:  # the command line without --out DIR and --quiet
         if skip or word == "--out":
             skip = not skip and word == "--out"
             continue
-        if word.startswith("--out="):
+        if word.startswith("--out=") or word == "--quiet":
             continue
         line.append(word)
     arguments = {

@@ -185,7 +185,7 @@ def test_reruns_are_byte_identical_and_record_the_run(tmp_path):
         if name != "timing.json":
             assert (one / name).read_bytes() == (two / name).read_bytes(), name
     record = json.loads((one / "run.json").read_text())
-    assert record["command"] == "python -m experiments binary --s-max 6 --quiet"
+    assert record["command"] == "python -m experiments binary --s-max 6"
     assert record["arguments"]["s_max"] == 6
     summary = json.loads((one / "summary.json").read_text())
     assert summary["run"] == record
