@@ -169,11 +169,11 @@ def recover(destination: Path) -> None:
 
 
 @contextmanager
-def _signals_deferred() -> Iterator[None]:
+def signals_deferred() -> Iterator[None]:
     """Hold SIGINT and SIGTERM until the block ends, then deliver them (main thread only).
 
-    The two renames of a swap must not be separated by an interrupt; a signal that arrives
-    meanwhile is raised again once both are done.
+    For steps that must not be cut in two: the two renames of a swap, the start of a dask
+    cluster and its client. A signal that arrives meanwhile is raised again when the block ends.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -250,7 +250,7 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
         else:
             stage.mkdir()
         yield stage
-        with _signals_deferred():
+        with signals_deferred():
             if destination.exists():
                 os.rename(destination, previous)
             os.rename(stage, destination)

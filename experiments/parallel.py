@@ -14,10 +14,12 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 
 import joblib
 import numpy as np
+
+from .outputs import signals_deferred
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -34,25 +36,58 @@ def chunk_sizes(n: int, chunk: int) -> list[int]:
     return [min(chunk, n - start) for start in range(0, n, chunk)]
 
 
+#: Code each local dask worker runs once started: a Ctrl-C, which the terminal sends to the whole
+#: process group, is this process's to handle, not the workers' (each would print a traceback).
+IGNORE_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)"
+
+
 @contextmanager
 def _dask_client(scheduler: str | None, jobs: int):
     """A dask.distributed client: to ``scheduler`` if given, else to a new local cluster."""
     try:
+        import psutil
         from dask.distributed import Client, LocalCluster
     except ImportError as err:  # pragma: no cover - depends on the optional extra
         raise RuntimeError(
             "backend 'dask' needs the optional extra: pip install -e '.[dask]'"
         ) from err
-    with ExitStack() as stack:
-        if scheduler is None:
-            n_workers = joblib.cpu_count() if jobs < 0 else jobs
-            # Its workers act on a Ctrl-C themselves (dask's nannies then log their shutdown):
-            # ignoring SIGINT for the seconds a cluster takes to start would lose it.
-            cluster = stack.enter_context(
-                LocalCluster(n_workers=n_workers, threads_per_worker=1, dashboard_address=None)
+    if scheduler is not None:
+        with Client(scheduler) as client:
+            yield client
+        return
+    n_workers = joblib.cpu_count() if jobs < 0 else jobs
+    me = psutil.Process()  # psutil comes with dask.distributed
+    before = set(me.children(recursive=True))
+    cluster = client = None
+    workers = []
+    try:
+        # Interrupted halfway, a cluster or client is left neither running nor closed: a signal
+        # that comes while they start is delivered once both run (a few seconds at most).
+        with signals_deferred():
+            cluster = LocalCluster(
+                n_workers=n_workers,
+                threads_per_worker=1,
+                dashboard_address=":0",  # a free port: None still serves /metrics on 8787
+                preload=[IGNORE_SIGINT],  # this process stops them
             )
-            scheduler = cluster.scheduler_address
-        yield stack.enter_context(Client(scheduler))
+            client = Client(cluster)
+            # The worker processes, each started by a nanny (a child of this process).
+            workers = [
+                p for p in me.children(recursive=True) if p not in before and p.ppid() != me.pid
+            ]
+        yield client
+    except KeyboardInterrupt:
+        # A graceful close waits up to 4 s for a busy worker, and nothing it computes is wanted
+        # any more: kill the workers, and their nannies close at once.
+        for process in workers:
+            with suppress(psutil.Error):
+                process.kill()
+        raise
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 @contextmanager
