@@ -218,12 +218,10 @@ def iter_tasks(
                 progress.update()
                 yield result
         except _TaskError as err:
-            raise ParallelError(
-                f"{desc}: task (chunk) {err.index} of {len(tasks)} failed ({err})"
-            ) from err
+            raise ParallelError(f"{desc}: task {err.index} of {len(tasks)} failed ({err})") from err
         except Exception as err:  # the worker itself died (e.g. killed, out of memory)
             raise ParallelError(
-                f"{desc}: task (chunk) {done} of {len(tasks)} was lost, the worker running it "
+                f"{desc}: task {done} of {len(tasks)} was lost, the worker running it "
                 f"died ({_cause(err)}); {done} tasks had completed"
             ) from err
 

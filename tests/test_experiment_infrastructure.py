@@ -26,7 +26,7 @@ def test_map_tasks_keeps_order_and_names_the_failing_task(backend, jobs):
         6,
         8,
     ]
-    failed = r"demo: task \(chunk\) 3 of 6 failed \(ValueError: bad task\)"
+    failed = r"demo: task 3 of 6 failed \(ValueError: bad task\)"
     with pytest.raises(parallel.ParallelError, match=failed):
         parallel.map_tasks(_fail_on_three, range(6), jobs=jobs, backend=backend, desc="demo")
 
@@ -74,9 +74,7 @@ def _die_on_three(task):
 
 
 def test_a_killed_worker_names_the_lost_chunk_and_the_cause():
-    with pytest.raises(
-        parallel.ParallelError, match=r"demo: task \(chunk\) [0-3] of 8 was lost"
-    ) as err:
+    with pytest.raises(parallel.ParallelError, match=r"demo: task [0-3] of 8 was lost") as err:
         parallel.map_tasks(_die_on_three, range(8), jobs=2, desc="demo")
     assert "SIGKILL" in str(err.value)
     # The next run gets fresh workers.
