@@ -119,11 +119,14 @@ def pair_counts(f, g, *, rtol: float = 0.0, atol: float = 0.0) -> PairCounts:
     if rf.size != rg.size:
         raise ValueError(f"f and g must have the same length, got {rf.size} and {rg.size}")
     n = rf.size
-    tied_f = _tied_pairs(rf)
-    tied_g = _tied_pairs(rg)
-    tied_both = _tied_pairs(rf * (int(rg.max(initial=0)) + 1) + rg)
     # Sorted by f, ties in f broken by g ascending: a pair is discordant exactly when g inverts.
-    discordant = _count_inversions(rg[np.lexsort((rg, rf))])
+    m = int(rg.max(initial=0)) + 1
+    both = np.sort(rf * m + rg)
+    runs = np.flatnonzero(np.concatenate(([True], both[1:] != both[:-1], [True])))
+    tied_f = _tied_pairs(np.bincount(rf))
+    tied_g = _tied_pairs(np.bincount(rg))
+    tied_both = _tied_pairs(np.diff(runs))
+    discordant = _count_inversions(both % m)
     n_pairs = n * (n - 1) // 2
     return PairCounts(
         n_pairs=n_pairs,
@@ -218,42 +221,45 @@ def _check_values(values, name: str) -> np.ndarray:
     return v
 
 
-def _tied_pairs(ranks: np.ndarray) -> int:
-    """Number of unordered pairs with equal rank."""
-    sizes = np.unique_counts(ranks).counts.astype(np.int64)
+def _tied_pairs(sizes: np.ndarray) -> int:
+    """Number of unordered pairs within groups of the given sizes."""
+    sizes = sizes.astype(np.int64)
     return int((sizes * (sizes - 1) // 2).sum())
 
 
 def _count_inversions(x: np.ndarray) -> int:
-    """Number of pairs i < j with ``x[i] > x[j]`` for non-negative integers, in O(n log^2 n).
+    """Number of pairs i < j with ``x[i] > x[j]`` for non-negative integers, in O(n log max x).
 
-    Bottom-up merge sort, vectorized over all blocks of a level: at each level the array holds
-    sorted blocks of length ``width``. Keys ``block * stride + value`` are then globally sorted
-    within the left halves and within the right halves of the merged blocks, so one binary
-    search per element counts the elements of the other half that precede it. Those counts give
-    both the inversions and every element's position in the merged block (left halves before
-    the last block are full, so the other half of block b starts at ``b * width``).
+    One pass per bit, from the highest: the elements are kept in the stable order of their
+    prefix (the bits above the current one), so a pair whose highest differing bit is b is an
+    inversion exactly when the earlier element has bit b set. At bit b every element whose bit
+    is 0 counts the 1s before it that share its prefix (two cumulative sums); then every prefix
+    group is split stably by bit b, 0s first, and the next bit is processed. Every step is a
+    vectorized pass over the array (the offline form of a Fenwick-tree count).
     """
     n = x.size
-    stride = int(x.max(initial=0)) + 1
-    vals = x.astype(np.int64)
-    pos = np.arange(n)
+    if n < 2:
+        return 0
+    index = np.int32 if n < 2**31 - 1 else np.int64
+    v = x.astype(np.int64)
+    positions = np.arange(n, dtype=index)
+    ones = np.zeros(n + 1, dtype=index)  # ones[i]: elements before position i with the bit set
+    first = np.empty(n, dtype=bool)
+    first[0] = True
     total = 0
-    width = 1
-    while width < n:
-        block = pos // (2 * width)
-        right = (pos // width) % 2 == 1
-        b_left, b_right = block[~right], block[right]
-        keys_left = b_left * stride + vals[~right]
-        keys_right = b_right * stride + vals[right]
-        # Left elements of the same block that are <= each right element (the rest are inversions).
-        left_not_greater = np.searchsorted(keys_left, keys_right, side="right") - b_right * width
-        total += int((width - left_not_greater).sum())
-        # Right elements of the same block that are < each left element (stable merge).
-        right_smaller = np.searchsorted(keys_right, keys_left, side="left") - b_left * width
-        merged = np.empty(n, dtype=np.int64)
-        merged[pos[~right] + right_smaller] = vals[~right]
-        merged[pos[right] - width + left_not_greater] = vals[right]
-        vals = merged
-        width *= 2
+    for b in range(int(v.max()).bit_length() - 1, -1, -1):
+        prefix = v >> (b + 1)
+        np.not_equal(prefix[1:], prefix[:-1], out=first[1:])
+        starts = np.flatnonzero(first).astype(index)
+        ends = np.append(starts[1:], index(n))
+        group = np.cumsum(first, dtype=index) - 1
+        bit = ((v >> b) & 1).astype(bool)
+        np.cumsum(bit, out=ones[1:])
+        start = starts[group]
+        ones_before = ones[:-1] - ones[start]
+        total += int(ones_before[~bit].sum(dtype=np.int64))
+        zeros = (ends - starts - (ones[ends] - ones[starts]))[group]
+        moved = np.empty_like(v)
+        moved[np.where(bit, start + zeros + ones_before, positions - ones_before)] = v
+        v = moved
     return total

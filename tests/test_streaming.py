@@ -1,0 +1,150 @@
+"""Mergeable statistics and the parallel exact pair counts, against one pass over all the data."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import cenmcc
+from experiments import pairs
+from experiments.streaming import Histogram2D, Moments, OrderedReducer, PoissonBootstrap
+
+
+def split(x: np.ndarray, rng: np.random.Generator, parts: int) -> list[np.ndarray]:
+    cuts = np.sort(rng.choice(np.arange(1, len(x)), size=parts - 1, replace=False))
+    return np.split(x, cuts)
+
+
+@pytest.mark.parametrize("parts", [2, 3, 7, 40])
+def test_merged_moments_equal_the_one_pass_moments(parts):
+    rng = np.random.default_rng(parts)
+    # Means far from 0 next to small spreads (as tMCC/(k·CEN), 1 ± 0.03), unequal scales:
+    # where a naive sum of squares loses digits.
+    x = rng.normal(size=(4000, 3)) * [0.03, 1.0, 50.0] + [1.0, -300.0, 0.5]
+    x[:, 2] = rng.exponential(size=4000)  # skewed: a non-zero third moment
+    merged = OrderedReducer(parts, Moments.merge)
+    for i, piece in enumerate(split(x, rng, parts)):
+        merged.add(i, Moments.of(piece))
+    m = merged.result()
+    assert m.n == len(x)
+    np.testing.assert_allclose(m.mean, x.mean(axis=0), rtol=1e-12)
+    cov = np.cov(x.T)
+    np.testing.assert_allclose(np.diagonal(m.comoment) / (m.n - 1), np.diagonal(cov), rtol=1e-12)
+    # Off the diagonal, relative to the scale of the entry (some covariances are near 0).
+    sd = np.sqrt(np.diagonal(cov))
+    np.testing.assert_allclose(
+        m.comoment / (m.n - 1) / np.outer(sd, sd), np.corrcoef(x.T), atol=1e-12
+    )
+    dev = x - x.mean(axis=0)
+    m2 = (dev**2).sum(axis=0)
+    # The third moment relative to its scale (the skewness; column 0 is symmetric, near 0).
+    np.testing.assert_allclose(m.third / m2**1.5, (dev**3).sum(axis=0) / m2**1.5, atol=1e-12)
+    assert m.correlation(1, 2) == pytest.approx(np.corrcoef(x[:, 1], x[:, 2])[0, 1], rel=1e-12)
+
+
+def test_scaled_moments_are_the_moments_of_the_scaled_columns():
+    x = np.random.default_rng(1).exponential(size=(500, 2))
+    a, b = Moments.of(x).scaled([2.5, -1.0]), Moments.of(x * [2.5, -1.0])
+    np.testing.assert_allclose(a.mean, b.mean, rtol=1e-14)
+    np.testing.assert_allclose(a.comoment, b.comoment, rtol=1e-13)
+    np.testing.assert_allclose(a.third, b.third, rtol=1e-12)
+
+
+@given(st.permutations(range(11)))
+def test_the_reduction_gives_the_same_bits_in_any_order(order):
+    rng = np.random.default_rng(3)
+    pieces = [Moments.of(rng.normal(size=(int(rng.integers(2, 30)), 2)) + i) for i in range(11)]
+    in_order = OrderedReducer(11, Moments.merge)
+    shuffled = OrderedReducer(11, Moments.merge)
+    for i in range(11):
+        in_order.add(i, pieces[i])
+    for i in order:
+        shuffled.add(i, pieces[i])
+    a, b = in_order.result(), shuffled.result()
+    assert a.n == b.n
+    for field in ("mean", "comoment", "third"):
+        assert getattr(a, field).tobytes() == getattr(b, field).tobytes()
+
+
+def test_the_reducer_refuses_a_missing_or_repeated_item():
+    r = OrderedReducer(3, lambda a, b: a + b)
+    r.add(1, 2)
+    with pytest.raises(ValueError, match="already given"):
+        r.add(1, 2)
+    with pytest.raises(ValueError, match="only 0 of 3"):
+        r.result()
+
+
+def test_histograms_merge_exactly():
+    rng = np.random.default_rng(5)
+    x, y = rng.normal(size=(2, 3000))
+    whole = Histogram2D.of(x, y, (-2, 2), (-1, 3), bins=17)
+    parts = [
+        Histogram2D.of(x[a:b], y[a:b], (-2, 2), (-1, 3), bins=17)
+        for a, b in itertools.pairwise([0, 1000, 1001, 3000])
+    ]
+    merged = parts[0].merge(parts[1]).merge(parts[2])
+    np.testing.assert_array_equal(merged.counts, whole.counts)
+    assert merged.outside == whole.outside == 3000 - whole.counts.sum()
+    assert whole.outside > 0
+
+
+def test_poisson_bootstrap_sums_are_the_weighted_block_sums():
+    rng = np.random.default_rng(6)
+    y = rng.normal(size=250)
+    blocks = rng.permutation(250) // 10
+    weights = rng.poisson(1.0, size=(40, 25)).astype(float)
+    # Two series sharing the blocks and weights add up to the bootstrap of the whole series.
+    a, b = PoissonBootstrap.of_series([(y[:100], blocks[:100]), (y[100:], blocks[100:])], weights)
+    (whole,) = PoissonBootstrap.of_series([(y, blocks)], weights)
+    w = weights[:, blocks]  # the weight of each value in each resample
+    expected = np.stack([w.sum(axis=1), w @ y, w @ y**2], axis=-1)
+    np.testing.assert_allclose(whole.sums, expected, rtol=1e-12)
+    np.testing.assert_allclose(a.merge(b).sums, whole.sums, rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Parallel exact pair counts
+
+
+def brute_force(f, g):
+    """(concordant, discordant, f only, g only, both tied) over every pair."""
+    out = [0] * 5
+    for i, j in itertools.combinations(range(len(f)), 2):
+        df, dg = np.sign(f[i] - f[j]), np.sign(g[i] - g[j])
+        out[
+            0
+            if df * dg > 0
+            else 1
+            if df * dg < 0
+            else 2
+            if dg == 0 and df
+            else 3
+            if df == 0 and dg
+            else 4
+        ] += 1
+    return tuple(out)
+
+
+@pytest.mark.parametrize("n_buckets", [2, 3, 5, 8])
+@pytest.mark.parametrize("ties", [1, 4, 40])
+def test_bucketed_pair_counts_equal_a_brute_force_count(n_buckets, ties):
+    rng = np.random.default_rng(10 * n_buckets + ties)
+    f = rng.integers(0, ties, size=300).astype(float)  # few values: many ties
+    g = f + rng.integers(0, ties + 3, size=300) - 2
+    got = pairs.pair_counts(f, g, n_buckets=n_buckets, jobs=1)
+    assert (got.concordant, got.discordant, got.f_only, got.g_only, got.both_tied) == brute_force(
+        f, g
+    )
+    assert got == cenmcc.pair_counts(f, g)
+
+
+def test_bucketed_pair_counts_in_parallel_equal_the_serial_count():
+    rng = np.random.default_rng(11)
+    f = rng.random(200_000)
+    g = np.round(f + 0.2 * rng.random(200_000), 3)  # ties in g only
+    expected = cenmcc.pair_counts(f, g)
+    assert pairs.pair_counts(f, g, n_buckets=6, jobs=2) == expected
+    assert pairs.pair_counts(f, g, n_buckets=4, jobs=2, backend="threading") == expected
