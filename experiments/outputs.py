@@ -136,6 +136,11 @@ def markdown_table(table, floatfmt: str = ".3g") -> str:
 _SIBLING = re.compile(r"\.(?P<name>.+)\.(?P<kind>staging|previous)-(?P<pid>\d+)")
 
 
+def _is_temporary(directory: str, names: list[str]) -> list[str]:
+    """The half-written files of :func:`write_atomic` among ``names`` (never copied)."""
+    return [name for name in names if name.startswith(".") and name.endswith(".tmp")]
+
+
 def _alive(pid: int) -> bool:
     """Whether process ``pid`` exists (then its staging directory may still be in use)."""
     try:
@@ -153,11 +158,15 @@ def recover(destination: Path) -> None:
     A staging directory of a process that no longer exists is removed. A previous run set aside
     by a swap that was killed halfway is moved back if ``destination`` is missing (the swap
     never completed), and removed otherwise (the swap completed). Directories of live processes
-    are left alone.
+    are left alone. Temporaries of :func:`write_atomic` in ``destination`` itself, which only a
+    writer killed before outputs were staged can have left, are removed.
     """
     destination = Path(destination)
     if not destination.parent.is_dir():
         return
+    if destination.is_dir():  # half-written files of writers killed before runs were staged
+        for name in _is_temporary(str(destination), [p.name for p in destination.iterdir()]):
+            (destination / name).unlink()
     for entry in destination.parent.iterdir():
         match = _SIBLING.fullmatch(entry.name)
         if not match or match["name"] != destination.name or _alive(int(match["pid"])):
@@ -190,11 +199,6 @@ def signals_deferred() -> Iterator[None]:
             signal.signal(sig, handler)
         for sig in received:
             signal.raise_signal(sig)
-
-
-def _is_temporary(directory: str, names: list[str]) -> list[str]:
-    """The half-written files of :func:`write_atomic` among ``names`` (never copied)."""
-    return [name for name in names if name.startswith(".") and name.endswith(".tmp")]
 
 
 @contextmanager

@@ -91,6 +91,8 @@ def test_leftovers_of_killed_runs_are_recovered_or_removed(tmp_path):
         (tmp_path / f".binary.staging-{alive.pid}").mkdir()  # another run, still going
         (tmp_path / f".other.staging-{dead}").mkdir()  # another experiment's
         outputs.recover(destination)
+        (destination / ".summary.json.x1y2.tmp").write_text("half")  # an unstaged writer's
+        outputs.recover(destination)
         assert _contents(destination) == PREVIOUS
         assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
             ["binary", f".binary.staging-{alive.pid}", f".other.staging-{dead}"]
