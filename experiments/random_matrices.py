@@ -453,7 +453,6 @@ def write_outputs(result: Result, timing: dict, out) -> None:
         plotting.close(fig)
     if result.table is not None:
         columns = {c: result.table[c].to_numpy() for c in result.table.columns}
-
         def save(tmp):
             with tmp.open("wb") as file:  # a file object: np.savez would append ".npz" to a name
                 np.savez(file, **columns)
