@@ -171,3 +171,33 @@ def test_a_killed_worker_is_reported_and_keeps_the_previous_outputs(started, tmp
     assert "Traceback" not in err
     _wait_for_no_survivor(process.pid)
     _assert_previous_outputs_intact(tmp_path)
+
+
+BENCHMARK = [sys.executable, "-m", "experiments", "benchmark", "--sizes", "3", "--cells", "1000"]
+BENCHMARK += ["--repeats", "1"]
+
+
+def test_a_benchmark_stopped_by_sigterm_removes_its_scratch_directory(started, tmp_path):
+    scratch_root = tmp_path / "tmp"
+    scratch_root.mkdir()
+    process = subprocess.Popen(
+        [*BENCHMARK, "--out", str(tmp_path / "out")],
+        cwd=REPO_ROOT,
+        env=os.environ | {"TMPDIR": str(scratch_root)},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    started.append(process)
+    deadline = time.monotonic() + GUARD
+    while not list(scratch_root.glob("cenmcc-benchmark-*/*")):  # an experiment is writing
+        assert time.monotonic() < deadline, "the benchmark never started an experiment"
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.1)
+    os.kill(process.pid, signal.SIGTERM)  # the benchmark alone, as a batch system would
+    _, err = process.communicate(timeout=GUARD)
+    assert process.returncode == 128 + signal.SIGTERM, err
+    assert list(scratch_root.iterdir()) == []
+    _wait_for_no_survivor(process.pid)
+    assert list((tmp_path / "out").iterdir()) == []  # no benchmark/ from an unfinished run
