@@ -173,8 +173,10 @@ def test_a_killed_worker_is_reported_and_keeps_the_previous_outputs(started, tmp
     _assert_previous_outputs_intact(tmp_path)
 
 
-BENCHMARK = [sys.executable, "-m", "experiments", "benchmark", "--sizes", "3", "--cells", "1000"]
-BENCHMARK += ["--repeats", "1"]
+BENCHMARK = [
+    *(sys.executable, "-m", "experiments", "benchmark"),
+    *("--sizes", "3", "--cells", "1000", "--repeats", "1"),
+]
 
 
 def test_a_benchmark_stopped_by_sigterm_removes_its_scratch_directory(started, tmp_path):
