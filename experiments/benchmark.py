@@ -6,14 +6,19 @@ the median CPU time of several repetitions of each implementation, and its ratio
 within one run are what compare. Slow peers (PyCM, scikit-learn) run on a subsample and are
 scaled, and say so. Experiments: each ``python -m experiments`` command in a fresh process, with
 its wall time and the peak resident memory of its process tree (workers included), and the
-time of the computation alone as the experiment's summary reports it (generation, metrics and
-statistics; no start-up, figures or tables).
+time of the computation alone as the run's ``timing.json`` reports it (generation, metrics and
+statistics; no start-up, figures or tables). Scale (``--scale``, issue 10): the random-matrix
+experiment at 2·10⁵, 2·10⁶ and 2·10⁷ matrices, and at 2·10⁶ with 1, 2, 4, ... workers up to
+the cores, each in a fresh process, in ``scale.csv`` and ``scale.md``.
+
+Every run writes into a scratch directory, removed however the benchmark ends.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -27,10 +32,15 @@ from matplotlib.ticker import NullLocator
 import cenmcc
 
 from . import baselines, resources
-from .cli import add_output_arguments
+from .cli import add_output_arguments, positive_int
 from .outputs import markdown_table, save_figure, write_atomic, write_table
 from .paths import REPO_ROOT, output_dir
 from .plotting import close, subplots
+
+#: The output directory, ``<out>/benchmark``; a run rewrites only the tables it measures and
+#: keeps the others (``--no-experiments`` keeps ``experiments.*``, ``--scale`` the kernels').
+NAME = "benchmark"
+UPDATES = True
 
 FLOOR = "floor: np.log over the cells"
 COMBINED = "cenmcc: cen + mcc + accuracy"
@@ -126,24 +136,34 @@ def measure_kernels(sizes: list[int], cells: int, repeats: int, seed: int = 0) -
     return pd.DataFrame(rows)
 
 
-#: Where an experiment's summary records the time of its computation alone (no imports,
-#: figures or tables): the figure the targets of issues 3 and 4 are about.
-COMPUTE_SECONDS = {
-    "random-matrices": ("random_matrices", ("wall_seconds",)),
-    "binary": ("binary", ("timing", "seconds_enumeration_metrics_correlations")),
-    "discriminancy": ("discriminancy", ("timing", "seconds_sweep")),
+def computation_seconds(out: Path, name: str) -> float | None:
+    """The computation time (no start-up, figures or tables) a run recorded in its timing.json.
+
+    ``None`` for an experiment that does not time its computation apart (families).
+    """
+    value = json.loads((Path(out) / name / "timing.json").read_text()).get("computation_seconds")
+    return None if value is None else float(value)
+
+
+#: Output directory of each experiment command.
+DIRECTORIES = {
+    "random-matrices": "random_matrices",
+    "binary": "binary",
+    "discriminancy": "discriminancy",
+    "families": "families",
 }
 
 
-def _compute_seconds(command: str, out: Path) -> float | None:
-    """The computation time an experiment's summary reports, if it reports one."""
-    if command not in COMPUTE_SECONDS:
-        return None
-    name, keys = COMPUTE_SECONDS[command]
-    value = json.loads((out / name / "summary.json").read_text())
-    for key in keys:
-        value = value[key]
-    return float(value)
+def run_measured(args: list[str], scratch: Path) -> resources.Usage:
+    """``python -m experiments ARGS --out SCRATCH --quiet`` in a fresh process, measured."""
+    usage = resources.measure(
+        ["-m", "experiments", *args, "--out", str(scratch), "--quiet"], cwd=REPO_ROOT
+    )
+    if usage.returncode:
+        raise RuntimeError(
+            f"`python -m experiments {' '.join(args)}` failed with status {usage.returncode}"
+        )
+    return usage
 
 
 def experiment_commands(available: set[str]) -> list[tuple[str, list[str]]]:
@@ -160,21 +180,76 @@ def experiment_commands(available: set[str]) -> list[tuple[str, list[str]]]:
 
 
 def measure_experiments(available: set[str]) -> pd.DataFrame:
-    """Wall time and peak memory of each experiment command, outputs in a scratch directory."""
+    """Wall time and peak memory of each experiment command, outputs in a scratch directory.
+
+    The scratch directory is removed however the benchmark ends (SIGINT and SIGTERM included:
+    ``python -m experiments`` turns both into an exception).
+    """
     rows = []
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory(prefix="cenmcc-benchmark-") as scratch:
         for label, args in experiment_commands(available):
-            usage = resources.measure(
-                ["-m", "experiments", *args, "--out", scratch, "--quiet"], cwd=REPO_ROOT
-            )
-            if usage.returncode:
-                raise RuntimeError(f"`python -m experiments {' '.join(args)}` failed")
+            usage = run_measured(args, Path(scratch))
+            name = DIRECTORIES.get(args[0])
             rows.append(
                 {
                     "experiment": label,
                     "wall_seconds": usage.wall_seconds,
-                    "compute_seconds": _compute_seconds(args[0], Path(scratch)),
+                    "compute_seconds": computation_seconds(Path(scratch), name) if name else None,
                     "peak_memory_mib": usage.peak_mib,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+#: Sizes of the scale table (``--scale``), and the size of its ``--jobs`` series.
+SCALE_N = (200_000, 2_000_000, 20_000_000)
+SCALE_JOBS_N = 2_000_000
+
+
+def jobs_series(cores: int) -> list[int]:
+    """1, 2, 4, ... up to ``cores``, and ``cores`` itself.
+
+    Examples
+    --------
+    >>> jobs_series(6)
+    [1, 2, 4, 6]
+    """
+    series = [2**i for i in range(cores.bit_length()) if 2**i <= cores]
+    return series if series[-1] == cores else [*series, cores]
+
+
+def measure_scale(
+    sizes: list[int], jobs_n: int, jobs: list[int], extra: tuple[str, ...] = ()
+) -> pd.DataFrame:
+    """``random-matrices`` at each of ``sizes`` (all cores), then at ``jobs_n`` for each ``jobs``.
+
+    Each run is a fresh process writing into a scratch directory: its wall time, the time of
+    its computation alone (from its ``timing.json``), and the peak resident memory of its
+    process tree, workers included. ``extra`` is passed to every run (``--resamples 10``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run: ``series`` ("size" or "jobs"), ``n``, ``jobs``, ``wall_seconds``,
+        ``computation_seconds``, ``peak_memory_mib``, ``matrices_per_second`` (of the
+        computation).
+    """
+    runs = [("size", n, -1) for n in sizes] + [("jobs", jobs_n, j) for j in jobs]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cenmcc-scale-") as scratch:
+        for series, n, j in runs:
+            args = ["random-matrices", "--n", str(n), "--jobs", str(j), *extra]
+            usage = run_measured(args, Path(scratch))
+            compute = computation_seconds(Path(scratch), "random_matrices")
+            rows.append(
+                {
+                    "series": series,
+                    "n": n,
+                    "jobs": j if j > 0 else os.cpu_count(),
+                    "wall_seconds": usage.wall_seconds,
+                    "computation_seconds": compute,
+                    "peak_memory_mib": usage.peak_mib,
+                    "matrices_per_second": n / compute,
                 }
             )
     return pd.DataFrame(rows)
@@ -208,19 +283,45 @@ def plot(kernels: pd.DataFrame):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--sizes", type=int, nargs="+", default=[3, 10, 30], help="numbers of classes K"
+        "--sizes", type=classes, nargs="+", default=[3, 10, 30], help="numbers of classes K"
     )
     parser.add_argument(
         "--cells",
-        type=int,
+        type=positive_int,
         default=10_000_000,
         help="cells per stack (100,000 matrices at K = 10)",
     )
-    parser.add_argument("--repeats", type=int, default=5, help="repetitions per timing")
+    parser.add_argument("--repeats", type=positive_int, default=5, help="repetitions per timing")
     parser.add_argument(
         "--no-experiments", action="store_true", help="time the kernels only, not the experiments"
     )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="only the scale table: random-matrices at each --scale-n, and a --jobs series",
+    )
+    parser.add_argument(
+        "--scale-n",
+        type=positive_int,
+        nargs="+",
+        default=list(SCALE_N),
+        help="numbers of matrices of the scale table (default 2e5 2e6 2e7)",
+    )
+    parser.add_argument(
+        "--scale-jobs-n",
+        type=positive_int,
+        default=SCALE_JOBS_N,
+        help="number of matrices of the --jobs series (default 2e6)",
+    )
     add_output_arguments(parser)
+
+
+def classes(text: str) -> int:
+    """A number of classes K, at least 2."""
+    value = positive_int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"must be at least 2 classes, got {value}")
+    return value
 
 
 def _write(out: Path, name: str, table: pd.DataFrame) -> str:
@@ -233,7 +334,11 @@ def _write(out: Path, name: str, table: pd.DataFrame) -> str:
 def main(args: argparse.Namespace) -> int:
     from .__main__ import COMMANDS
 
-    out = output_dir(args.out, "benchmark")
+    out = output_dir(args.out, NAME)
+    if args.scale:
+        scale = measure_scale(args.scale_n, args.scale_jobs_n, jobs_series(os.cpu_count()))
+        print(_write(out, "scale", scale))
+        return 0
     kernels = measure_kernels(args.sizes, args.cells, args.repeats)
     print(_write(out, "kernels", kernels))
     fig = plot(kernels)
@@ -241,5 +346,4 @@ def main(args: argparse.Namespace) -> int:
     close(fig)
     if not args.no_experiments:
         print(_write(out, "experiments", measure_experiments(set(COMMANDS))))
-    print(f"benchmark written to {out}")
     return 0

@@ -46,6 +46,9 @@ from .outputs import markdown_table, save_figure, write_atomic, write_json, writ
 from .paths import output_dir
 from .plotting import close, subplots
 
+#: The output directory, ``<out>/families``.
+NAME = "families"
+
 N_GRID = tuple(range(3, 31))
 N_GRID_2 = tuple(range(2, 31))
 A_GRID = np.union1d(np.arange(1, 201), np.round(np.logspace(0, 9, 91))).astype(np.int64)
@@ -998,7 +1001,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     table, summary = run(seed=args.seed, symbolic=not args.no_symbolic)
-    out = output_dir(args.out, "families")
+    out = output_dir(args.out, NAME)
     start = time.perf_counter()
     for which in FIGURES:
         fig = plot(table, which)

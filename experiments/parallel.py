@@ -8,13 +8,18 @@ backend, including a dask.distributed cluster.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 
 import joblib
 import numpy as np
+
+from .outputs import signals_deferred
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -31,23 +36,79 @@ def chunk_sizes(n: int, chunk: int) -> list[int]:
     return [min(chunk, n - start) for start in range(0, n, chunk)]
 
 
+#: Code each local dask worker runs once started: a Ctrl-C, which the terminal sends to the whole
+#: process group, is this process's to handle, not the workers' (each would print a traceback).
+IGNORE_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)"
+
+
 @contextmanager
 def _dask_client(scheduler: str | None, jobs: int):
     """A dask.distributed client: to ``scheduler`` if given, else to a new local cluster."""
     try:
+        import psutil
         from dask.distributed import Client, LocalCluster
     except ImportError as err:  # pragma: no cover - depends on the optional extra
         raise RuntimeError(
             "backend 'dask' needs the optional extra: pip install -e '.[dask]'"
         ) from err
-    with ExitStack() as stack:
-        if scheduler is None:
-            n_workers = joblib.cpu_count() if jobs < 0 else jobs
-            cluster = stack.enter_context(
-                LocalCluster(n_workers=n_workers, threads_per_worker=1, dashboard_address=None)
+    if scheduler is not None:
+        with Client(scheduler) as client:
+            yield client
+        return
+    n_workers = joblib.cpu_count() if jobs < 0 else jobs
+    me = psutil.Process()  # psutil comes with dask.distributed
+    before = set(me.children(recursive=True))
+    cluster = client = None
+    workers = []
+    try:
+        # Interrupted halfway, a cluster or client is left neither running nor closed: a signal
+        # that comes while they start is delivered once both run (a few seconds at most).
+        with signals_deferred():
+            cluster = LocalCluster(
+                n_workers=n_workers,
+                threads_per_worker=1,
+                dashboard_address=":0",  # a free port: None still serves /metrics on 8787
+                preload=[IGNORE_SIGINT],  # this process stops them
             )
-            scheduler = cluster.scheduler_address
-        yield stack.enter_context(Client(scheduler))
+            client = Client(cluster)
+            # The worker processes, each started by a nanny (a child of this process).
+            workers = [
+                p for p in me.children(recursive=True) if p not in before and p.ppid() != me.pid
+            ]
+        yield client
+    except KeyboardInterrupt:
+        # A graceful close waits up to 4 s for a busy worker, and nothing it computes is wanted
+        # any more: kill the workers, and their nannies close at once.
+        for process in workers:
+            with suppress(psutil.Error):
+                process.kill()
+        raise
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+@contextmanager
+def interrupts_ignored_by_new_workers():
+    """Ignore SIGINT while the block starts worker processes (main thread only), which inherit it.
+
+    Only an ignored disposition survives the ``exec`` that starts a worker (a handler or a
+    blocked mask does not), so the workers started meanwhile never act on SIGINT: a Ctrl-C, which
+    the terminal sends to every process of the group, reaches the main process alone, which then
+    stops its workers in order (loky kills them), instead of every worker failing with a
+    traceback of its own. The price: a SIGINT that arrives during the block itself (the few
+    tens of milliseconds of starting loky's workers) is lost, and Ctrl-C must be pressed again.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class _Progress:
@@ -117,8 +178,15 @@ def iter_tasks(
 
     Raises
     ------
-    RuntimeError
-        If a worker dies or a task fails, naming the task index; never hangs.
+    ParallelError
+        A RuntimeError: if a task fails, naming its index and its error; if a worker dies,
+        naming the first task (chunk) not completed and the cause (a dask worker lost on a
+        cluster is retried by dask first). Never hangs.
+
+    Notes
+    -----
+    The workers are shut down when the generator ends, whatever ends it: exhaustion, an error,
+    KeyboardInterrupt, or ``close()`` by a consumer that stops early.
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
@@ -137,20 +205,48 @@ def iter_tasks(
         else:
             parallel = joblib.Parallel(n_jobs=jobs, backend=backend, return_as="generator")
         calls = (joblib.delayed(_call)(func, index, task) for index, task in enumerate(tasks))
+        # joblib starts the workers (if none are running) as it dispatches the first tasks.
+        with interrupts_ignored_by_new_workers():
+            results = parallel(calls)
+        # Closing joblib's generator aborts the tasks still queued or running (loky kills its
+        # workers), whether this generator ends, fails, is interrupted or is closed early.
+        stack.callback(_close, results)
+        stack.callback(progress.close)
         try:
-            for result in parallel(calls):
+            for result in results:
                 done += 1
                 progress.update()
                 yield result
         except _TaskError as err:
-            raise RuntimeError(f"{desc}: task {err.index} of {len(tasks)} failed ({err})") from err
+            raise ParallelError(f"{desc}: task {err.index} of {len(tasks)} failed ({err})") from err
         except Exception as err:  # the worker itself died (e.g. killed, out of memory)
-            raise RuntimeError(
-                f"{desc}: a worker failed after {done} of {len(tasks)} tasks "
-                f"({type(err).__name__}: {err})"
+            raise ParallelError(
+                f"{desc}: task {done} of {len(tasks)} was lost, the worker running it "
+                f"died ({_cause(err)}); {done} tasks had completed"
             ) from err
-        finally:
-            progress.close()
+
+
+def _close(results) -> None:
+    """Close joblib's result generator, without its warning about tasks cancelled early.
+
+    Stopping early is this API's purpose (a consumer that has what it needs), not a mistake. The
+    filter is set in the consuming thread, around the close only, never inside a task.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*(not used|cancelled)", category=UserWarning)
+        results.close()
+
+
+def _cause(err: Exception) -> str:
+    """What killed a worker, from joblib's, loky's or dask's error."""
+    text = f"{type(err).__name__}: {err}"
+    if "SIGKILL" in text or "-9" in text:
+        text += "; SIGKILL is what the kernel's out-of-memory killer sends"
+    return text
+
+
+class ParallelError(RuntimeError):
+    """A task failed or its worker died; the message names the task (chunk) and the cause."""
 
 
 class _TaskError(Exception):

@@ -48,12 +48,64 @@ def _tree_rss_bytes(root: int) -> int:
     return sum(rss.get(pid, 0) for pid in tree)
 
 
+#: Seconds a measured command has to stop after SIGTERM before it is killed.
+STOP_SECONDS = 5.0
+
+
 def measure(args: list[str], *, interval: float = 0.02, cwd: Path | None = None) -> Usage:
-    """Run ``python <args>`` and return its wall time and the peak RSS of its process tree."""
+    """Run ``python <args>`` and return its wall time and the peak RSS of its process tree.
+
+    If this process is interrupted meanwhile, the command gets SIGTERM (then SIGKILL after
+    :data:`STOP_SECONDS`) before the interruption goes on.
+    """
     start = time.perf_counter()
     process = subprocess.Popen([sys.executable, *args], cwd=cwd, stdout=subprocess.DEVNULL)
     peak = 0
-    while process.poll() is None:
-        peak = max(peak, _tree_rss_bytes(process.pid))
-        time.sleep(interval)
+    try:
+        while process.poll() is None:
+            peak = max(peak, _tree_rss_bytes(process.pid))
+            time.sleep(interval)
+    except BaseException:  # interrupted: stop the command too, and let it clean up
+        process.terminate()
+        try:
+            process.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        raise
     return Usage(time.perf_counter() - start, peak / 2**20, process.returncode)
+
+
+def available_bytes() -> int:
+    """Memory available to a new computation: ``MemAvailable`` of /proc/meminfo, in bytes."""
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError("/proc/meminfo has no MemAvailable line (Linux 3.14 or later needed)")
+
+
+def require_memory(nbytes: int, what: str) -> None:
+    """Refuse, before any work starts, a computation whose memory estimate does not fit.
+
+    Parameters
+    ----------
+    nbytes : int
+        The estimated peak memory of the computation, in bytes.
+    what : str
+        What asks for it, as the user wrote it (``"--n 1000000000000"``); the message names it.
+
+    Raises
+    ------
+    ValueError
+        If ``nbytes`` exceeds the memory now available (``MemAvailable``), with both figures.
+    """
+    available = available_bytes()
+    if nbytes > available:
+        raise ValueError(
+            f"{what} needs about {_gib(nbytes)} of memory, more than the {_gib(available)} "
+            "available on this machine"
+        )
+
+
+def _gib(nbytes: float) -> str:
+    return f"{nbytes / 2**30:,.1f} GiB" if nbytes < 2**70 else f"{nbytes:.2g} bytes"

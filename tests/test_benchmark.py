@@ -1,5 +1,8 @@
 """The benchmark's machinery computes the right things (timings themselves are never tested)."""
 
+import os
+import signal
+
 import numpy as np
 import pytest
 
@@ -48,3 +51,52 @@ def test_peak_memory_of_a_process_tree_sees_a_child_allocation():
     assert usage.peak_mib > 190
     assert usage.wall_seconds >= 0.5
     assert resources.measure(["-c", "import sys; sys.exit(3)"]).returncode == 3
+
+
+def test_jobs_series_doubles_up_to_the_cores():
+    assert benchmark.jobs_series(1) == [1]
+    assert benchmark.jobs_series(2) == [1, 2]
+    assert benchmark.jobs_series(12) == [1, 2, 4, 8, 12]
+
+
+def test_scale_table_runs_each_size_and_each_jobs_count_in_a_fresh_process():
+    table = benchmark.measure_scale([300], 400, [2], extra=("--resamples", "10"))
+    assert table[["series", "n", "jobs"]].to_dict("records") == [
+        {"series": "size", "n": 300, "jobs": os.cpu_count()},
+        {"series": "jobs", "n": 400, "jobs": 2},
+    ]
+    # Computation is part of the command; a process tree holds at least an interpreter.
+    assert (table["computation_seconds"] > 0).all()
+    assert (table["computation_seconds"] < table["wall_seconds"]).all()
+    assert (table["peak_memory_mib"] > 20).all()
+    np.testing.assert_allclose(
+        table["matrices_per_second"], table["n"] / table["computation_seconds"]
+    )
+
+
+def test_an_interrupted_measurement_stops_its_command(tmp_path):
+    marker = tmp_path / "stopped"
+    code = (
+        "import signal, sys, time, pathlib;"
+        f"signal.signal(signal.SIGTERM, lambda *a: (pathlib.Path({str(marker)!r}).touch(),"
+        " sys.exit(143)));"
+        "time.sleep(60)"
+    )
+
+    def interrupt(*args):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            resources.measure(["-c", code])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert marker.exists()  # the command got SIGTERM and ran its handler before we went on
+
+
+def test_a_failing_experiment_run_is_an_error_naming_the_command(tmp_path):
+    with pytest.raises(RuntimeError, match=r"`python -m experiments binary --s-max 0` failed"):
+        benchmark.run_measured(["binary", "--s-max", "0"], tmp_path)

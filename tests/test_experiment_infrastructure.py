@@ -1,7 +1,9 @@
 """The shared machinery of the experiments: parallel map, atomic outputs."""
 
 import os
+import signal
 import stat
+import time
 
 import numpy as np
 import pytest
@@ -24,7 +26,8 @@ def test_map_tasks_keeps_order_and_names_the_failing_task(backend, jobs):
         6,
         8,
     ]
-    with pytest.raises(RuntimeError, match=r"demo: task 3 of 6 failed \(ValueError: bad task\)"):
+    failed = r"demo: task 3 of 6 failed \(ValueError: bad task\)"
+    with pytest.raises(parallel.ParallelError, match=failed):
         parallel.map_tasks(_fail_on_three, range(6), jobs=jobs, backend=backend, desc="demo")
 
 
@@ -61,3 +64,37 @@ def test_atomic_write_leaves_nothing_on_failure_and_a_normal_mode_on_success(tmp
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+
+
+def _die_on_three(task):
+    if task == 3:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer would
+    time.sleep(0.05)
+    return task
+
+
+def test_a_killed_worker_names_the_lost_chunk_and_the_cause():
+    with pytest.raises(parallel.ParallelError, match=r"demo: task [0-3] of 8 was lost") as err:
+        parallel.map_tasks(_die_on_three, range(8), jobs=2, desc="demo")
+    assert "SIGKILL" in str(err.value)
+    # The next run gets fresh workers.
+    assert parallel.map_tasks(abs, [-1, -2], jobs=2) == [1, 2]
+
+
+def _worker_pid(task):
+    time.sleep(0.2)
+    return os.getpid()
+
+
+def test_closing_the_generator_early_stops_the_workers():
+    results = parallel.iter_tasks(_worker_pid, range(50), jobs=2)
+    pid = next(results)
+    results.close()  # no warning about the cancelled tasks: pytest turns warnings into errors
+    for _ in range(100):  # loky kills its workers on abort; give the kernel a moment
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"worker {pid} still runs after the generator was closed")
