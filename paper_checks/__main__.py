@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import report, summaries
+from . import report, summaries, tutorial_r
 from .registry import REGISTRY
 
 
@@ -28,6 +28,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="where the experiments' summaries are read, and written if missing "
         "(default: figures/)",
+    )
+    parser.add_argument(
+        "--rscript",
+        default=tutorial_r.rscript,
+        help="the Rscript that runs the blog tutorial's R code (default: Rscript on the PATH, "
+        f"{tutorial_r.rscript or 'none found'}); without R and pROC ({tutorial_r.INSTALL}) "
+        "those claims are not checkable",
+    )
+    parser.add_argument(
+        "--no-r",
+        action="store_true",
+        help="do not run R: the claims that need it are not checkable",
     )
     parser.add_argument(
         "--readme",
@@ -58,6 +70,7 @@ def run(records, out: Path | None = None, figures: Path | None = None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    tutorial_r.rscript = None if args.no_r else args.rscript
     status = run(REGISTRY, out=args.out, figures=args.figures)
     if args.readme and report.update_readme(REGISTRY):
         print(f"README results section updated: {report.README}")

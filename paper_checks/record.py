@@ -145,9 +145,14 @@ class Measured:
 
 @dataclass(frozen=True)
 class NotCheckable:
-    """Returned by a check function when the claim cannot be computed here, with the reason."""
+    """Returned by a check function when the claim cannot be computed here, with the reason.
+
+    ``missing`` names the optional program whose absence is the reason (see
+    :attr:`Record.requires`), or is empty.
+    """
 
     reason: str
+    missing: str = ""
 
 
 @dataclass(frozen=True)
@@ -181,6 +186,9 @@ class Record:
         Shown in the README's results table.
     warns : bool
         The computation meets a 0/0 and emits ``cenmcc.UndefinedMetricWarning`` (by design).
+    requires : str
+        An optional program the check needs (e.g. ``"Rscript"``). Where it is absent the check
+        returns ``NotCheckable(..., missing=requires)``, which is then the expected verdict.
     """
 
     id: str
@@ -195,6 +203,7 @@ class Record:
     relation: str = "="
     headline: bool = False
     warns: bool = False
+    requires: str = ""
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
@@ -216,11 +225,21 @@ class Outcome:
     measured: Value | None
     detail: str
     warnings: tuple[str, ...] = ()
+    missing: str = ""
+
+    @property
+    def expected_verdict(self) -> str:
+        """The recorded verdict, or "not checkable" where the program it requires is absent."""
+        if self.record.requires and self.missing == self.record.requires:
+            return NOT_CHECKABLE
+        return self.record.verdict
 
     @property
     def as_recorded(self) -> bool:
-        """The verdict and the measured value are the recorded ones."""
-        return self.verdict == self.record.verdict and same_value(
+        """The verdict and the measured value are the expected ones (:attr:`expected_verdict`)."""
+        if self.verdict != self.expected_verdict:
+            return False
+        return self.verdict != self.record.verdict or same_value(
             self.measured, self.record.measured
         )
 
@@ -275,7 +294,7 @@ def evaluate(record: Record) -> Outcome:
     """Run the record's check; the verdict follows from the measurement (warnings pass through)."""
     result = record.compute()
     if isinstance(result, NotCheckable):
-        return Outcome(record, NOT_CHECKABLE, None, result.reason)
+        return Outcome(record, NOT_CHECKABLE, None, result.reason, missing=result.missing)
     value = _as_value(result.value)
     verdict = REPRODUCED if holds(value, record.published, record.relation) else DIFFERS
     return Outcome(record, verdict, value, result.detail)

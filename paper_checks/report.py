@@ -146,8 +146,8 @@ def run_records(records) -> list[Outcome]:
 
 
 def mismatches(outcomes) -> list[Outcome]:
-    """The outcomes whose verdict is not the recorded one."""
-    return [o for o in outcomes if o.verdict != o.record.verdict]
+    """The outcomes whose verdict is not the expected one (:attr:`Outcome.expected_verdict`)."""
+    return [o for o in outcomes if o.verdict != o.expected_verdict]
 
 
 def format_value(value: Value | None) -> str:
@@ -191,6 +191,8 @@ def _note(outcome: Outcome) -> str:
 def _verdict_cell(outcome: Outcome) -> str:
     if outcome.verdict == outcome.record.verdict:
         return outcome.verdict
+    if outcome.verdict == outcome.expected_verdict:
+        return f"{outcome.verdict} (recorded: {outcome.record.verdict}; {outcome.missing} absent)"
     return f"**{outcome.verdict}** (recorded: {outcome.record.verdict})"
 
 

@@ -47,8 +47,12 @@ def test_record_measures_its_recorded_value_and_verdict(record):
             outcome = evaluate(record)
     else:
         outcome = evaluate(record)  # any warning is an error here (filterwarnings = error)
-    assert outcome.verdict == record.verdict, outcome.detail
-    assert same_value(outcome.measured, record.measured), (outcome.measured, record.measured)
+    # Without the optional program a record requires (R), "not checkable" is expected.
+    assert outcome.verdict == outcome.expected_verdict, outcome.detail
+    if outcome.verdict == record.verdict:
+        assert same_value(outcome.measured, record.measured), (outcome.measured, record.measured)
+    else:
+        assert record.requires in outcome.detail
 
 
 def test_registry_is_large_unique_and_covers_every_source():
