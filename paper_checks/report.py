@@ -8,13 +8,19 @@ the one this module generates.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import signal
+import stat
+import tempfile
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from experiments.outputs import write_atomic, write_json
+from experiments.outputs import to_jsonable
 
 from .record import (
     DIFFERS,
@@ -28,6 +34,7 @@ from .record import (
     evaluate,
 )
 from .sources import REFERENCES
+from .summaries import SummaryError
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPORT = PACKAGE_DIR / "REPORT.md"
@@ -134,15 +141,31 @@ def run_record(record: Record) -> Outcome:
         warnings.simplefilter("always")
         try:
             outcome = evaluate(record)
+        except SummaryError as error:  # an experiment's output is unusable: say which and why
+            outcome = Outcome(record, NOT_CHECKABLE, None, str(error))
         except Exception as error:  # reported as the record's outcome, never swallowed
             outcome = Outcome(record, ERROR, None, f"{type(error).__name__}: {error}")
     messages = tuple(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught))
     return replace(outcome, warnings=messages)
 
 
-def run_records(records) -> list[Outcome]:
-    """Run every record, in order."""
-    return [run_record(r) for r in records]
+def run_records(records, on_record: Callable[[int, Record], None] | None = None) -> list:
+    """Run every record, in order; ``on_record(i, record)`` is called before each."""
+    outcomes = []
+    for i, record in enumerate(records):
+        if on_record is not None:
+            on_record(i, record)
+        outcomes.append(run_record(record))
+    return outcomes
+
+
+def unusable_inputs(outcomes) -> dict[str, list[str]]:
+    """Each problem with an experiment's output (the message) and the ids it left unchecked."""
+    found: dict[str, list[str]] = {}
+    for o in outcomes:
+        if o.verdict == NOT_CHECKABLE and o.record.verdict != NOT_CHECKABLE and not o.missing:
+            found.setdefault(o.detail, []).append(o.record.id)
+    return found
 
 
 def mismatches(outcomes) -> list[Outcome]:
@@ -282,11 +305,57 @@ def results(outcomes) -> dict:
     }
 
 
+def replace_all(texts: dict[Path, str], done: Callable[[], None] | None = None) -> None:
+    """Write each text to its path, all of them or none (as far as a signal can tell).
+
+    Every text is first written to a temporary file beside its path (removed if anything fails
+    or a signal interrupts); the temporaries are then renamed over their paths with SIGINT and
+    SIGTERM blocked, so an interruption lands before any file is replaced or after all are;
+    ``done()``, if given, is called once all are, before the signals are unblocked.
+    """
+    temporaries: dict[Path, Path] = {}
+    try:
+        for path, text in texts.items():
+            path = Path(path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.close(fd)
+            temporaries[path] = Path(tmp)
+            Path(tmp).write_text(text)
+            mode = path.stat().st_mode if path.exists() else 0o666 & ~_umask()
+            os.chmod(tmp, stat.S_IMODE(mode))
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            for path, tmp in temporaries.items():
+                os.replace(tmp, path)
+            if done is not None:
+                done()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    finally:
+        for tmp in temporaries.values():
+            tmp.unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def results_text(outcomes) -> str:
+    """results.json's text: :func:`results` as indented strict JSON."""
+    return json.dumps(to_jsonable(results(outcomes)), indent=2, allow_nan=False) + "\n"
+
+
+def output_texts(outcomes, report: Path = REPORT, results_path: Path = RESULTS) -> dict:
+    """REPORT.md's and results.json's paths and texts, for :func:`replace_all`."""
+    return {Path(report): render_report(outcomes), Path(results_path): results_text(outcomes)}
+
+
 def write_outputs(outcomes, report: Path = REPORT, results_path: Path = RESULTS) -> None:
-    """Write REPORT.md and results.json atomically (experiments.outputs)."""
-    text = render_report(outcomes)
-    write_atomic(Path(report), lambda tmp: tmp.write_text(text))
-    write_json(Path(results_path), results(outcomes))
+    """Write REPORT.md and results.json, both or neither (:func:`replace_all`)."""
+    replace_all(output_texts(outcomes, report, results_path))
 
 
 def readme_section(records) -> str:
@@ -343,15 +412,19 @@ def readme_current(text: str) -> str | None:
     return match.group(0) if match else None
 
 
-def update_readme(records, path: Path = README) -> bool:
-    """Replace the README's results section by :func:`readme_section`; True if it changed."""
+def readme_text(records, path: Path = README) -> str | None:
+    """The README at ``path`` with its results section regenerated; None if unchanged."""
     text = Path(path).read_text()
     current = readme_current(text)
     if current is None:
         raise ValueError(f"{path} has no {README_START} ... {README_END} section")
     new = readme_section(records)
-    if new == current:
-        return False
-    updated = text.replace(current, new)
-    write_atomic(Path(path), lambda tmp: tmp.write_text(updated))
-    return True
+    return None if new == current else text.replace(current, new)
+
+
+def update_readme(records, path: Path = README) -> bool:
+    """Replace the README's results section by :func:`readme_section`; True if it changed."""
+    updated = readme_text(records, path)
+    if updated is not None:
+        replace_all({Path(path): updated})
+    return updated is not None

@@ -123,7 +123,7 @@ def test_runner_exits_1_and_names_a_record_whose_verdict_changed(tmp_path, capsy
     wrong = _record(id="grandini2020-wrong", compute=lambda: Measured(3.0), measured=3.0)
     assert run([right], out=tmp_path) == 0
     assert run([right, wrong], out=tmp_path) == 1
-    assert "grandini2020-wrong: differs (recorded: reproduced)" in capsys.readouterr().err
+    assert "grandini2020-wrong: differs (expected: reproduced)" in capsys.readouterr().err
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["all_as_recorded"] is False
     assert [r["verdict"] for r in saved["records"]] == [REPRODUCED, DIFFERS]
@@ -186,7 +186,7 @@ def test_load_summary_runs_the_experiment_only_when_its_summary_is_missing(tmp_p
 
 
 def test_load_summary_fails_clearly_when_the_experiment_writes_nothing(tmp_path):
-    with pytest.raises(RuntimeError, match="did not write"):
+    with pytest.raises(summaries.SummaryError, match="did not write"):
         summaries.load_summary("demo", "demo-cmd", figures=tmp_path, run=lambda c, f: None)
     with pytest.raises(LookupError, match="not available"):
         summaries.run_experiment("no-such-experiment", tmp_path)
