@@ -88,17 +88,33 @@ def _reading(text: str) -> float:
     return float(number)
 
 
+#: Tolerance of a value printed as a bare integer ("0", "1"): floating-point rounding only.
+EXACT_TOLERANCE = 1e-12
+
+
+def _is_exact(text: str) -> bool:
+    """A bare integer (no decimals, no %): an exact value such as MCC 0 or recall 1."""
+    return "." not in text and not text.strip().endswith("%")
+
+
 def printed(*texts: str, label: str | None = None) -> Published:
     """A value printed as decimal text, with half a unit of the last printed digit as tolerance.
 
-    Several texts make a tuple (a printed table); the tolerance is the largest half unit.
+    Several texts make a tuple (a printed table); the tolerance is the largest half unit. A
+    value printed as a bare integer ("0", "1") is exact: no rounding is implied, so its
+    tolerance is floating-point rounding (:data:`EXACT_TOLERANCE`), not half a unit.
     """
     values = tuple(_reading(t) for t in texts)
+    if all(_is_exact(t) for t in texts):
+        tolerance, why = EXACT_TOLERANCE, "an exact value (printed without decimals)"
+    else:
+        tolerance = max(EXACT_TOLERANCE if _is_exact(t) else half_unit(t) for t in texts)
+        why = "half a unit of the last printed digit"
     return Published(
         text=label or ", ".join(texts),
         value=values[0] if len(values) == 1 else values,
-        tolerance=max(half_unit(t) for t in texts),
-        why="half a unit of the last printed digit",
+        tolerance=tolerance,
+        why=why,
     )
 
 

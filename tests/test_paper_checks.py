@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +77,8 @@ def test_printed_tolerance_is_half_a_unit_of_the_last_digit():
     p = printed("88.9%")
     assert p.value == pytest.approx(0.889)
     assert p.tolerance == pytest.approx(0.0005)
+    assert printed("1").tolerance == printed("0").tolerance == 1e-12  # a bare integer is exact
+    assert printed("1").why.startswith("an exact value")
     table = printed("0.5625000", "0.2")
     assert table.value == (0.5625, 0.2)
     assert table.tolerance == pytest.approx(0.05)
@@ -339,5 +342,17 @@ def test_report_shows_each_tolerance_and_why(tmp_path):
     strict = _record(id="grandini2020-strict", published=bound("> 1", 1.0), relation=">")
     assert run([_record(), strict], out=tmp_path) == 0
     text = (tmp_path / "REPORT.md").read_text()
-    assert "| = ±0.5: half a unit of the last printed digit |" in text
+    assert "| = ±1.0e-12: an exact value (printed without decimals) |" in text
     assert "| > (strict, no tolerance) |" in text
+
+
+def test_a_transposed_matrix_fails_the_exact_fig9_recall():
+    from paper_checks.grandini import RECORDS
+    from paper_checks.sources import FIG9
+
+    record = next(r for r in RECORDS if r.id == "grandini2020-fig9-recall")
+    assert evaluate(record).verdict == REPRODUCED
+    with pytest.warns(cenmcc.UndefinedMetricWarning):  # the transpose's second class is empty
+        recall_of_transpose = cenmcc.recall(FIG9.C.T)[0]
+    transposed = replace(record, compute=lambda: Measured(recall_of_transpose))
+    assert evaluate(transposed).verdict == DIFFERS
