@@ -14,9 +14,11 @@ import re
 import signal
 import stat
 import tempfile
+import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -305,13 +307,36 @@ def results(outcomes) -> dict:
     }
 
 
+@contextmanager
+def deferred_signals(signals=(signal.SIGINT, signal.SIGTERM)):
+    """Hold back ``signals`` inside the block, then deliver them to the handlers in place before.
+
+    Python runs signal handlers in the main thread whichever thread the kernel picked, so
+    recording them here (rather than masking, which covers one thread only) defers them
+    reliably. Outside the main thread, where handlers cannot be set, it defers nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+    previous = {s: signal.signal(s, lambda signum, frame: pending.append(signum)) for s in signals}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        for signum in dict.fromkeys(pending):
+            signal.raise_signal(signum)
+
+
 def replace_all(texts: dict[Path, str], done: Callable[[], None] | None = None) -> None:
     """Write each text to its path, all of them or none (as far as a signal can tell).
 
     Every text is first written to a temporary file beside its path (removed if anything fails
     or a signal interrupts); the temporaries are then renamed over their paths with SIGINT and
-    SIGTERM blocked, so an interruption lands before any file is replaced or after all are;
-    ``done()``, if given, is called once all are, before the signals are unblocked.
+    SIGTERM deferred (:func:`deferred_signals`), so an interruption lands before any file is
+    replaced or after all are; ``done()``, if given, is called once all are, before the
+    deferred signals are delivered.
     """
     temporaries: dict[Path, Path] = {}
     try:
@@ -324,14 +349,11 @@ def replace_all(texts: dict[Path, str], done: Callable[[], None] | None = None) 
             Path(tmp).write_text(text)
             mode = path.stat().st_mode if path.exists() else 0o666 & ~_umask()
             os.chmod(tmp, stat.S_IMODE(mode))
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-        try:
+        with deferred_signals():
             for path, tmp in temporaries.items():
                 os.replace(tmp, path)
             if done is not None:
                 done()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     finally:
         for tmp in temporaries.values():
             tmp.unlink(missing_ok=True)

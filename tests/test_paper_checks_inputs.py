@@ -16,7 +16,15 @@ import pytest
 from paper_checks import report, summaries
 from paper_checks.__main__ import run
 from paper_checks.jurman_experiments import RECORDS as EXPERIMENT_RECORDS
-from paper_checks.record import NOT_CHECKABLE, Measured, Record, printed
+from paper_checks.record import (
+    DIFFERS,
+    NOT_CHECKABLE,
+    REPRODUCED,
+    Measured,
+    Record,
+    evaluate,
+    printed,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = ROOT / "figures"
@@ -195,3 +203,39 @@ def test_a_signal_stops_the_run_at_once_with_status_130_and_keeps_the_outputs(tm
     assert (tmp_path / "REPORT.md").read_text() == "previous report"
     assert (tmp_path / "results.json").read_text() == "{}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["REPORT.md", "ready", "results.json"]
+
+
+def test_monte_carlo_distance_uses_the_run_to_run_standard_error(tmp_path, monkeypatch):
+    from paper_checks import jurman_experiments as je
+
+    fake = {
+        "n_matrices": 10,
+        "pearson_cen_mcc": -0.9,
+        "pearson_tmcc_kcen": 0.9951,
+        "pearson_tmcc_kcen_fitted": 0.9940,
+        "k_fit": {},
+    }
+    _write(tmp_path, "random_matrices", json.dumps(fake))
+    monkeypatch.setattr(summaries, "figures_dir", tmp_path)
+    missing = je.monte_carlo_distance("pearson_tmcc_kcen", 0.9941477)
+    assert "has no standard_errors['pearson_tmcc_kcen']" in missing.reason
+    assert str(tmp_path / "random_matrices" / "summary.json") in missing.reason
+
+    fake["standard_errors"] = {"pearson_tmcc_kcen": 1e-4, "pearson_tmcc_kcen_fitted": 2e-4}
+    fake["standard_errors_method"] = "batch means over 4 chunks"
+    _write(tmp_path, "random_matrices", json.dumps(fake))
+    got = je.monte_carlo_distance("pearson_tmcc_kcen", 0.9941477)
+    assert got.value == pytest.approx((0.9951 - 0.9941477) / (2**0.5 * 1e-4))
+    assert f"{(0.9940 - 0.9941477) / (2**0.5 * 2e-4):+.1f}" in got.detail
+    assert "batch means over 4 chunks" in got.detail
+    record = next(r for r in je.RECORDS if r.id == "arxiv2010-random-pearson-monte-carlo")
+    assert evaluate(record).verdict == DIFFERS  # 6.7 standard errors of two runs
+    fake["pearson_tmcc_kcen"] = 0.9941477 - 2 * 2**0.5 * 1e-4
+    _write(tmp_path, "random_matrices", json.dumps(fake))
+    within = evaluate(record)
+    assert within.measured == pytest.approx(2.0)
+    assert within.verdict == REPRODUCED
+
+    fake["standard_errors"]["pearson_tmcc_kcen"] = -1
+    _write(tmp_path, "random_matrices", json.dumps(fake))
+    assert "is not a positive number" in je.monte_carlo_distance("pearson_tmcc_kcen", 0.99).reason
