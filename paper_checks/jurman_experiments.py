@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from statistics import NormalDist
 
 import numpy as np
@@ -66,6 +67,9 @@ N_PRINTED = 200_000
 PEARSON_PRINTED = 0.9941477
 MEAN_RATIO_PRINTED = 1.000508
 CI_PRINTED = (1.000328, 1.000711)
+#: Decimals to which CEN and MCC are rounded for the rounded tie rules of the (2, 4, 3) case:
+#: from far below float precision down to the four decimals a table might print.
+TIE_DECIMALS = (10, 8, 6, 4)
 #: Two independent runs of one generator differ by sqrt(2) standard errors; accept three.
 MC_SPREAD = 3 * math.sqrt(2)
 #: The largest distance, in standard errors of the difference of two runs, within which a
@@ -74,6 +78,10 @@ MC_SIGMAS = 3.0
 #: Standard errors of the refitted (a, b, c) of k(N) at paper scale (``k_fit.*_se`` of the
 #: random-matrix summary, rounded up to two digits): the Monte Carlo error of fitted constants.
 K_FIT_SE = (0.00043, 0.0024, 0.0030)
+
+
+#: The journal's "about 6", read as a value that rounds to 6.
+ABOUT_6 = Published(text="about 6", value=6.0, tolerance=0.5, why="'about 6': rounds to 6")
 
 
 def monte_carlo(text: str, value, se: float | tuple[float, ...], what: str) -> Published:
@@ -302,6 +310,65 @@ def discriminancy_243():
         f"{case['discriminancy_cen_mcc_rtol']:.4f}; exact ties without the "
         f"{case['n_mcc_undefined']} matrices whose MCC is 0/0: {p}/{q} = {p / q:.4f} "
         "(computed here)",
+    )
+
+
+def discriminancy_243_tie_rules():
+    import cenmcc
+
+    s = _discriminancy()
+    case = s["paper_case"]
+    M = cenmcc.matrices_with_row_sums(tuple(case["sizes"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)  # the 3 0/0 MCCs: 0
+        cen, mcc = cenmcc.cen(M), cenmcc.mcc(M)
+    rules = {
+        "exact": case["discriminancy_cen_mcc"],
+        "float ==": case["discriminancy_cen_mcc_float_eq"],
+        "relative 1e-9": case["discriminancy_cen_mcc_rtol"],
+    }
+    for decimals in TIE_DECIMALS:
+        rounded = cenmcc.degree_of_discriminancy(-np.round(cen, decimals), np.round(mcc, decimals))
+        rules[f"rounded to 1e-{decimals}"] = rounded
+    shown = ", ".join(f"{k} {v:.2f}" for k, v in rules.items())
+    return Measured(
+        (min(rules.values()), max(rules.values())),
+        f"degree of discriminancy of CEN over MCC on the {len(M)} matrices by tie rule: {shown}",
+    )
+
+
+def cen_against_accuracy():
+    s = _discriminancy()
+    cases = [s["paper_case"], *s["cases"]]
+    consistency = min(c["consistency_cen_acc"] for c in cases)
+    discriminancy = min(c["discriminancy_cen_acc"] for c in cases)
+    lo, hi = s["n_range"]
+    return Measured(
+        (consistency, discriminancy),
+        f"smallest degree of consistency and of discriminancy of CEN over ACC (exact ties) "
+        f"over the (2, 4, 3) case and every split of n = {lo}..{hi} samples into three classes "
+        f"({len(s['cases'])} cases)",
+    )
+
+
+#: The summary key of Pearson's r(tMCC, k·CEN) per number of classes N (printed k).
+PEARSON_BY_K = "pearson_tmcc_kcen_by_k"
+
+
+def linear_regardless_of_dimension():
+    s = _random()
+    by_k = s.get(PEARSON_BY_K)
+    if not isinstance(by_k, dict) or not by_k:
+        return NotCheckable(
+            f"{s.path} has no {PEARSON_BY_K} (r of tMCC and k·CEN for each N); the random-matrix "
+            "experiment does not write it yet"
+        )
+    r = {int(k): float(v) for k, v in by_k.items()}
+    worst = min(r, key=r.get)
+    return Measured(
+        (min(r.values()), max(r.values())),
+        f"r(tMCC, k·CEN) for each N = {min(r)}..{max(r)} with the printed k: lowest "
+        f"{r[worst]:.4f} at N = {worst}",
     )
 
 
@@ -761,17 +828,62 @@ RECORDS = (
         source=both_papers("Sec. 2", "'Relationships between CEN and MCC'"),
         claim="Over every confusion matrix of three classes with 2, 4 and 3 samples, the degree "
         "of discriminancy of CEN over MCC is about 6.",
-        published=printed("6", label="about 6"),
+        published=ABOUT_6,
         compute=discriminancy_243,
         verdict=DIFFERS,
         measured=5.377326565143824,
         headline=True,
         reason="Over the 900 matrices, exact ties give |P|/|Q| = 3178/591 = 5.38 and float == "
         "ties 3149/444 = 7.09 (7.27 and 7.46 for other orders of the class sizes; 5.25 without "
-        "the three 0/0 MCCs): none rounds to 6.",
+        "the three 0/0 MCCs): none rounds to 6, though 6 lies inside the range the tie rules "
+        "span (plos2012-discriminancy-243-tie-rules).",
         note="Convention: exact ties (two matrices tie when their values are mathematically "
         "equal); the detail gives float ==, a relative tolerance and the exclusion of the 0/0 "
         "MCCs. Degree of discriminancy |P|/|Q| (Huang & Ling 2005).",
+    ),
+    Record(
+        id="plos2012-discriminancy-243-tie-rules",
+        source=both_papers("Sec. 2", "'Relationships between CEN and MCC'"),
+        claim="'About 6' is a degree of discriminancy of CEN over MCC on the (2, 4, 3) matrices "
+        "under some reasonable rule for when two floating-point values tie.",
+        published=ABOUT_6,
+        compute=discriminancy_243_tie_rules,
+        verdict=REPRODUCED,
+        measured=(5.044444444444444, 7.092342342342342),
+        relation="covers",
+        note="The figure depends on the tie rule: exact, relative 1e-9 and rounding to 6-10 "
+        "decimals give 5.38, float == 7.09, rounding to 4 decimals 5.04 (another "
+        "implementation's float values gave 3156/457 = 6.91). 6 is inside that range, so "
+        "'about 6' is plausible for some float tie rule, but not reproducible to the rule.",
+    ),
+    Record(
+        id="plos2012-cen-more-discriminant-consistent-than-acc",
+        source=both_papers("Sec. 1 (citing Wei et al. 2010)", "Introduction (citing Wei et al.)"),
+        claim="CEN is superior to accuracy in discriminancy and consistency (Wei et al.): "
+        "statistically consistent with it (degree of consistency > 1/2) and more discriminant "
+        "(degree of discriminancy > 1).",
+        published=bound("consistency > 1/2 and discriminancy > 1", (0.5, 1.0)),
+        compute=cen_against_accuracy,
+        verdict=REPRODUCED,
+        measured=(0.5716818922352319, 236.1767955801105),
+        relation=">",
+        note="Huang & Ling's (2005) criterion, on every three-class case of 9 to 19 samples "
+        "(Wei et al.'s Tab. 6 is not available; every case it can contain is covered). "
+        "Measured: the smallest consistency and the smallest discriminancy over the cases.",
+    ),
+    Record(
+        id="arxiv2010-linear-regardless-of-dimension",
+        source=f"{JURMAN2010}, Sec. 4 (Conclusions)",
+        claim="There is a strong linear relation between CEN and a logarithmic function of MCC "
+        "(tMCC ≈ k·CEN) regardless of the dimension N.",
+        published=bound("r(tMCC, k·CEN) in [0.9, 1] for every N", (0.9, 1.0)),
+        compute=linear_regardless_of_dimension,
+        verdict=NOT_CHECKABLE,
+        measured=None,
+        relation="in",
+        note="'Strong linear' read as Pearson's r of at least 0.9 within each N (r per N from "
+        "the random-matrix run). Not checkable until its summary carries r per N "
+        "(pearson_tmcc_kcen_by_k).",
     ),
     Record(
         id="plos2012-discriminancy-small-samples",

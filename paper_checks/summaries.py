@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from experiments.paths import FIGURES
+from experiments.paths import FIGURES, REPO_ROOT
 
 #: Where summaries are read (``python -m paper_checks --figures DIR`` changes it).
 figures_dir: Path = FIGURES
@@ -82,6 +82,15 @@ def _wrap(value, path: Path, where: str):
     return value
 
 
+def shown(path: Path) -> Path:
+    """``path`` as messages show it: relative to the repository when inside it."""
+    path = Path(path)
+    try:
+        return path.resolve().relative_to(REPO_ROOT)
+    except ValueError:
+        return path
+
+
 def read_summary(path: Path, name: str | None = None) -> Summary:
     """Parse the summary at ``path``, checking it is a JSON object (of experiment ``name``).
 
@@ -92,9 +101,9 @@ def read_summary(path: Path, name: str | None = None) -> Summary:
         JSON object, or lacks the keys of :data:`SIGNATURES` ``[name]`` (another experiment's
         summary, or an older layout); the message names the file.
     """
-    path = Path(path)
+    path = shown(path)
     try:
-        text = path.read_text()
+        text = (REPO_ROOT / path).read_text()
     except FileNotFoundError:
         raise SummaryError(f"{path} does not exist") from None
     except (OSError, UnicodeDecodeError) as error:
@@ -158,7 +167,7 @@ def load_summary(
     if not path.exists():
         run(command, figures)
         if not path.exists():
-            raise SummaryError(f"`python -m experiments {command}` did not write {path}")
+            raise SummaryError(f"`python -m experiments {command}` did not write {shown(path)}")
     return read_summary(path, name)
 
 
@@ -180,7 +189,7 @@ def load_table(name: str, command: str, filename: str, *, figures: Path | None =
     try:
         return pd.read_csv(path)
     except (OSError, ValueError) as error:  # missing, empty or unparsable
-        raise SummaryError(f"{path} cannot be read as a table: {error}") from None
+        raise SummaryError(f"{shown(path)} cannot be read as a table: {error}") from None
 
 
 def summary_value(summary: dict, key: str):
