@@ -1156,6 +1156,7 @@ RECORDS = (
         claim="Binary balanced accuracy = (TP/Total_row1 + TN/Total_row2) / 2.",
         published=identity("Eq. (5) = balanced accuracy on Fig. 2"),
         compute=eq5_balanced_accuracy,
+        kind="definition",
         verdict=REPRODUCED,
         measured=0.0,
         note="Definition (convention): Eq. (5) transcribed with exact fractions on Fig. 2 "

@@ -470,6 +470,21 @@ def binary_cen_above_one_count():
     )
 
 
+def binary_cen_bound_at_t0():
+    import cenmcc
+
+    F = np.arange(1, 101)
+    zero = np.zeros_like(F)
+    at_t0 = cenmcc.cen(np.stack([np.stack([zero, F], -1), np.stack([F, zero], -1)], -2))
+    s = _binary()
+    return Measured(
+        np.abs(at_t0 - 1).max(),
+        "max |CEN([[0, F], [F, 0]]) - 1| for F = 1..100: the bound 1 is attained at T = 0; the "
+        f"largest CEN, {s['cen_max']:.5f} (every binary matrix with s <= {s['s_max']}), is not "
+        "attained there",
+    )
+
+
 def binary_cen_max():
     s = _binary()
     at = s["cen_max_at"]
@@ -642,13 +657,15 @@ RECORDS = (
             why="the setup as printed, exactly",
         ),
         compute=random_setup,
+        kind="definition",
         verdict=REPRODUCED,
         measured=(200000.0, 3.0, 30.0, 1.0, 1000.0, 1.0, 1000.0, 0.01, 1.0),
         headline=True,
         note="Read as: N uniform on 3..30 per matrix and every entry independent (the papers "
         "give no more detail). Measured: (matrices, smallest N, largest N, diagonal range, "
         "off-diagonal minimum, off-diagonal scale, range of ρ) of the run behind every "
-        "random-matrix record below.",
+        "random-matrix record below. A definition: the experiment is configured from these "
+        "printed settings, so this confirms the run used them and tests nothing of the paper.",
     ),
     Record(
         id="arxiv2010-random-pearson",
@@ -782,9 +799,14 @@ RECORDS = (
         measured=0.9887498487397767,
         headline=True,
         relation="<",
-        note="Measured: the mean of tMCC/(k·CEN) over the 200,000 matrices (the papers' own "
-        "summary statistic), printed k; per dimension it is above 1 for N = 3 (detail). The "
-        "papers' own mean ratio, 1.000508 > 1, says the opposite (plos2012-random-mean-ratio).",
+        note="The source contradicts itself: its own mean ratio tMCC/(k·CEN), 1.000508 "
+        "(plos2012-random-mean-ratio), is above 1, i.e. on its matrices k·CEN underestimates "
+        "tMCC and CEN ≈ tMCC/k overestimates CEN. The verdict depends on the reading of k: "
+        "measured here is the mean ratio with the printed k read with natural logarithms, "
+        "0.98875 < 1, only because that k is too large for matrices generated as described "
+        "(plos2012-k-constant); with k refitted to the same matrices the mean ratio is 1.00004, "
+        "which, like the source's, would not support the claim. Per dimension it is above 1 "
+        "for N = 3 (detail).",
     ),
     Record(
         id="plos2012-k-constant",
@@ -957,18 +979,18 @@ RECORDS = (
         id="arxiv2010-binary-cen-max-at-t0",
         source=f"{JURMAN2010}, Sec. 2.1",
         claim="The matrices [[T, F], [F, T]] with 0 < T < F have a confusion entropy larger than "
-        "1, 'attained for the totally misclassified case T = 0' (read: the largest CEN is that "
-        "of T = 0).",
-        published=bound("largest CEN = CEN(T = 0) = 1", 1.0),
-        compute=binary_cen_max,
-        verdict=DIFFERS,
-        measured=1.0614754790261876,
+        "1, 'attained for the totally misclassified case T = 0' (read: the bound 1 is attained "
+        "at T = 0).",
+        published=identity("CEN(T = 0) = 1, the bound"),
+        compute=binary_cen_bound_at_t0,
+        verdict=REPRODUCED,
+        measured=0.0,
         headline=True,
-        reason="CEN(T = 0) = 1 exactly, but the largest CEN of [[T, F], [F, T]] is 2/(e ln 2) = "
-        "1.0615 at T/F = e/2 - 1 ≈ 0.359 (exhaustively: 1.06148 at [[9, 25], [25, 9]]).",
-        note="The sentence can also be read as the value 1 being attained at T = 0, which holds "
-        "(plos2012-binary-cen-total-misclassification); the journal rewrites it as 'the bound "
-        "is attained for T = 0'.",
+        note="Re-judged (issue 12): CEN(T = 0) = 1 is not 'larger than 1', so what T = 0 attains "
+        "is the bound 1 (the limit of 0 < T < F as T -> 0), the reading the journal makes "
+        "explicit ('the bound is attained for T = 0'). The other reading, that the largest CEN "
+        "is at T = 0, fails: the maximum is 2/(e ln 2) = 1.0615 at T/F = e/2 - 1 "
+        "(plos2012-binary-cen-above-one-count, figures/binary).",
     ),
     # ---- The journal's Figure 1 ----
     Record(

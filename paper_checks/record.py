@@ -38,6 +38,14 @@ RELATIONS = {
     "covers": "an interval (lo, hi), widened by the tolerance, containing every published value",
 }
 
+#: What a record checks. A "claim" can fail; the other kinds hold by construction or almost
+#: surely, so their "reproduced" has no test power and the report labels it.
+KINDS = {
+    "claim": "",
+    "definition": "a definition or convention, true by construction",
+    "consistency": "arithmetic consistency only, almost sure to hold",
+}
+
 #: A measured value matches the recorded one when equal within these (regression tolerance).
 RECORDED_RTOL = 1e-9
 RECORDED_ATOL = 1e-12
@@ -202,6 +210,9 @@ class Record:
         Shown in the README's results table.
     warns : bool
         The computation meets a 0/0 and emits ``cenmcc.UndefinedMetricWarning`` (by design).
+    kind : str
+        One of :data:`KINDS`: ``"claim"`` (default), or ``"definition"``/``"consistency"`` for a
+        check without test power, labelled so in the report.
     requires : str
         An optional program the check needs (e.g. ``"Rscript"``). Where it is absent the check
         returns ``NotCheckable(..., missing=requires)``, which is then the expected verdict.
@@ -219,11 +230,14 @@ class Record:
     relation: str = "="
     headline: bool = False
     warns: bool = False
+    kind: str = "claim"
     requires: str = ""
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"{self.id}: verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.id}: kind must be one of {list(KINDS)}, got {self.kind!r}")
         if self.relation not in RELATIONS:
             raise ValueError(f"{self.id}: relation must be one of {list(RELATIONS)}")
         if self.verdict == DIFFERS and not self.reason:

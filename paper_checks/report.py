@@ -27,6 +27,7 @@ from experiments.outputs import to_jsonable
 from .record import (
     DIFFERS,
     ERROR,
+    KINDS,
     NOT_CHECKABLE,
     RELATIONS,
     REPRODUCED,
@@ -213,9 +214,26 @@ def _note(outcome: Outcome) -> str:
     return " ".join(p.rstrip(".") + "." for p in parts if p)
 
 
+def _kind_label(record: Record, verdict: str) -> str:
+    """`` (definition)`` after a reproduced check without test power, else nothing."""
+    return f" ({record.kind})" if verdict == REPRODUCED and record.kind != "claim" else ""
+
+
+def weak_line(records) -> str:
+    """How many reproduced records are definitions or consistency checks (no test power)."""
+    weak = Counter(r.kind for r in records if r.verdict == REPRODUCED and r.kind != "claim")
+    if not weak:
+        return ""
+    parts = ", ".join(f"{n} {kind}" for kind, n in sorted(weak.items()))
+    return (
+        f" Of the reproduced, {sum(weak.values())} have no test power and are labelled so "
+        f"({parts}: {'; '.join(KINDS[k] for k in sorted(weak))})."
+    )
+
+
 def _verdict_cell(outcome: Outcome) -> str:
     if outcome.verdict == outcome.record.verdict:
-        return outcome.verdict
+        return outcome.verdict + _kind_label(outcome.record, outcome.verdict)
     if outcome.verdict == outcome.expected_verdict:
         return f"{outcome.verdict} (recorded: {outcome.record.verdict}; {outcome.missing} absent)"
     return f"**{outcome.verdict}** (recorded: {outcome.record.verdict})"
@@ -242,7 +260,8 @@ def render_report(outcomes) -> str:
         "claimed relation to the published one within the tolerance (its column says why; the "
         "relations are below the table).",
         "",
-        f"**{count_line(o.verdict for o in outcomes)}.**",
+        f"**{count_line(o.verdict for o in outcomes)}.**"
+        + weak_line(o.record for o in outcomes if o.verdict == o.record.verdict),
         "",
         "| id | source | claim | published | measured | tolerance | verdict | note |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -294,6 +313,7 @@ def results(outcomes) -> dict:
                     "why": o.record.published.why,
                 },
                 "relation": o.record.relation,
+                "kind": o.record.kind,
                 "measured": o.measured,
                 "verdict": o.verdict,
                 "recorded_verdict": o.record.verdict,
@@ -388,7 +408,7 @@ def readme_section(records) -> str:
         "<!-- Generated from paper_checks' registry by `python -m paper_checks --readme`; "
         "tests/test_paper_checks.py checks that it is up to date. -->",
         "",
-        f"**{count_line(r.verdict for r in records)}.** "
+        f"**{count_line(r.verdict for r in records)}.**{weak_line(records)} "
         "[paper_checks/REPORT.md](paper_checks/REPORT.md) has every claim with its source, how "
         "it is computed and why it holds or not. The main ones (for a stated identity, "
         "*measured* is the largest gap found between its two sides; for a limit, the largest "
@@ -400,7 +420,8 @@ def readme_section(records) -> str:
     ]
     for r in records:
         if r.headline:
-            cells = (f"`{r.id}`", r.claim, r.published.text, format_value(r.measured), r.verdict)
+            verdict = r.verdict + _kind_label(r, r.verdict)
+            cells = (f"`{r.id}`", r.claim, r.published.text, format_value(r.measured), verdict)
             lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     lines += ["", "Every claim that differs from the computation, and why:", ""]
     lines += [f"- `{r.id}`: {r.reason}" for r in records if r.verdict == DIFFERS]

@@ -695,10 +695,12 @@ RECORDS = (
         claim="The versicolor/virginica AUC is 0.97254 on the 60-sample test split.",
         published=printed("0.97254"),
         compute=hand_till_pair_auc_attainable,
+        kind="consistency",
         verdict=REPRODUCED,
         measured=0.9725400457665904,
         note="Arithmetic consistency only: (a + b) / (2 n_i n_j) can print as 0.97254 for "
-        "plausible test-set class sizes; the split itself cannot be replayed.",
+        "plausible test-set class sizes, a search almost sure to succeed; R replays the split "
+        "itself (tutorial-hand-till-iris-pairs-r).",
     ),
     Record(
         id="tutorial-hand-till-iris-spread",

@@ -356,3 +356,14 @@ def test_a_transposed_matrix_fails_the_exact_fig9_recall():
         recall_of_transpose = cenmcc.recall(FIG9.C.T)[0]
     transposed = replace(record, compute=lambda: Measured(recall_of_transpose))
     assert evaluate(transposed).verdict == DIFFERS
+
+
+def test_checks_without_test_power_are_labelled_in_the_report(tmp_path):
+    weak = _record(id="grandini2020-definition", kind="definition")
+    assert run([_record(), weak], out=tmp_path) == 0
+    text = (tmp_path / "REPORT.md").read_text()
+    assert "| reproduced (definition) |" in text
+    assert "Of the reproduced, 1 have no test power" in text
+    assert report.weak_line([_record()]) == ""
+    with pytest.raises(ValueError, match="kind must be one of"):
+        _record(kind="theorem")
