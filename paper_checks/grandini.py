@@ -1038,9 +1038,13 @@ RECORDS = (
         "numerator c s - sum p_k t_k).",
         published=identity("MCC * den_MCC = kappa * den_kappa"),
         compute=mcc_kappa_share_numerator,
+        kind="definition",
         verdict=REPRODUCED,
         measured=1.1102230246251565e-16,
         headline=True,
+        note="An identity of the definitions: cenmcc computes both from the same numerator, so "
+        "the two sides reduce to one expression; the exact numerator is checked independently "
+        "where it matters (grandini2020-kappa-zero-means-chance).",
     ),
     Record(
         id="grandini2020-kappa-denominator-lower",
