@@ -7,14 +7,18 @@ that can be computed (kappa's denominator against MCC's, kappa and error imbalan
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 import cenmcc
 
+from . import rational
 from .record import (
     DIFFERS,
     REPRODUCED,
     Measured,
+    Published,
     Record,
     bound,
     exact,
@@ -524,6 +528,90 @@ def kappa_range():
     )
 
 
+# --- Added by the audit (issue 12): zeros, imbalance, Eqs. (5) and (9), the two models -------
+
+
+def _zero_on_independence(measure: str):
+    matrices = rational.independent_matrices(SEED, 40)
+    numerators = {rational.mcc_numerator(C) for C in matrices}
+    values = np.array([float(getattr(cenmcc, measure)(C)) for C in matrices])
+    return Measured(
+        np.abs(values).max(),
+        f"max |cenmcc.{measure}| over {len(matrices)} independent (rank-one, C = r cᵀ) integer "
+        f"matrices, N = 2..8; the exact numerator c s - Σ t_k p_k is {numerators} on all of them",
+    )
+
+
+def mcc_zero_on_independence():
+    return _zero_on_independence("mcc")
+
+
+def kappa_zero_on_independence():
+    return _zero_on_independence("cohen_kappa")
+
+
+def zero_without_independence():
+    C = rational.ONE_FIXED_POINT
+    return Measured(
+        float(rational.independence_gap(C)),
+        f"{C.tolist()}: exact MCC numerator {rational.mcc_numerator(C)}, exact kappa "
+        f"{rational.kappa(C)} (cenmcc: MCC {float(cenmcc.mcc(C)):g}, kappa "
+        f"{float(cenmcc.cohen_kappa(C)):g}); measured: max |C_ij/s - t_i p_j/s²|, 0 only for "
+        "independence",
+    )
+
+
+#: Three classes of sizes (40, 30, 30), 70% correct: the errors spread evenly over the other
+#: classes, and the same errors with two thirds of them predicted as class 0.
+KAPPA_EVEN_ERRORS = np.array([[30, 5, 5], [5, 20, 5], [5, 5, 20]])
+KAPPA_ERRORS_TO_CLASS_0 = np.array([[30, 5, 5], [10, 20, 0], [10, 0, 20]])
+
+
+def kappa_error_imbalance_multiclass():
+    even, skewed = rational.kappa(KAPPA_EVEN_ERRORS), rational.kappa(KAPPA_ERRORS_TO_CLASS_0)
+    return Measured(
+        float(skewed),
+        f"exact kappa {skewed} of {KAPPA_ERRORS_TO_CLASS_0.tolist()} (20 of the 30 errors "
+        f"predicted as class 0) against {even} = {float(even):.4f} of "
+        f"{KAPPA_EVEN_ERRORS.tolist()} (10 errors predicted as each class): same class sizes "
+        "and accuracy 0.7; cenmcc.cohen_kappa agrees to "
+        f"{abs(float(cenmcc.cohen_kappa(KAPPA_ERRORS_TO_CLASS_0)) - float(skewed)):.0e}",
+    )
+
+
+def eq5_balanced_accuracy():
+    (tp, fn), (fp, tn) = FIG2.C.tolist()
+    literal = (Fraction(tp, tp + fn) + Fraction(tn, fp + tn)) / 2  # Eq. (5), row totals
+    ours = float(cenmcc.balanced_accuracy(FIG2.C))
+    return Measured(
+        abs(ours - float(literal)),
+        f"|cenmcc.balanced_accuracy - Eq. (5)| on Fig. 2, Eq. (5) = {literal} exactly",
+    )
+
+
+def eq9_harmonic_forms():
+    grid = [Fraction(a, 20) for a in range(1, 21)]
+    gap = max(abs(2 / (1 / p + 1 / r) - 2 * p * r / (p + r)) for p in grid for r in grid)
+    gaps = []
+    for C in _stacks().values():
+        C = C[(np.diagonal(C, axis1=-2, axis2=-1) > 0).all(axis=-1)]  # every P_k, R_k > 0
+        P, R = cenmcc.precision(C), cenmcc.recall(C)
+        gaps.append(np.abs(cenmcc.f1_score(C) - 2 / (1 / P + 1 / R)).max())
+    return Measured(
+        max(gaps),
+        _searched(
+            "max |cenmcc.f1_score - 2/(P⁻¹ + R⁻¹)| per class, matrices with a non-zero diagonal,"
+        )
+        + f"; the two printed forms differ by exactly {gap} on P, R in 1/20 .. 1",
+    )
+
+
+def two_models_equal_means():
+    a = (Fraction(80, 100) + Fraction(80, 100)) / 2
+    b = (Fraction(60, 100) + Fraction(100, 100)) / 2
+    return Measured(float(abs(a - b)), f"arithmetic means {a} (model A) and {b} (model B)")
+
+
 def _sec(where: str) -> str:
     return f"{GRANDINI}, {where}"
 
@@ -950,9 +1038,13 @@ RECORDS = (
         "numerator c s - sum p_k t_k).",
         published=identity("MCC * den_MCC = kappa * den_kappa"),
         compute=mcc_kappa_share_numerator,
+        kind="definition",
         verdict=REPRODUCED,
         measured=1.1102230246251565e-16,
         headline=True,
+        note="An identity of the definitions: cenmcc computes both from the same numerator, so "
+        "the two sides reduce to one expression; the exact numerator is checked independently "
+        "where it matters (grandini2020-kappa-zero-means-chance).",
     ),
     Record(
         id="grandini2020-kappa-denominator-lower",
@@ -990,5 +1082,110 @@ RECORDS = (
         verdict=REPRODUCED,
         measured=(-1.0, 1.0),
         note="Measured: the smallest and largest kappa found (searched, not proven).",
+    ),
+    Record(
+        id="grandini2020-mcc-zero-on-independence",
+        source=_sec("Sec. 5.1"),
+        claim="A classifier assigning units to classes without any link to their true class "
+        "(prediction independent of the truth) has MCC 0.",
+        published=identity("MCC = 0"),
+        compute=mcc_zero_on_independence,
+        verdict=REPRODUCED,
+        measured=0.0,
+        note="One direction of 'when MCC is equal to 0 ... the classifier is randomly "
+        "assigning the units': independence gives 0 (the exact numerator is 0 for C = r cᵀ).",
+    ),
+    Record(
+        id="grandini2020-mcc-zero-means-independence",
+        source=_sec("Sec. 5.1"),
+        claim="When MCC is equal to 0 the classifier is randomly assigning the units to the "
+        "classes, without any link to their true class.",
+        published=identity("C = t pᵀ/s whenever MCC = 0"),
+        compute=zero_without_independence,
+        verdict=DIFFERS,
+        measured=0.2222222222222222,
+        reason="MCC = 0 does not imply independence: the permutation [[1, 0, 0], [0, 0, 1], "
+        "[0, 1, 0]] predicts every class as a function of the truth and has MCC = 0 exactly.",
+        note="MCC = 0 means c s = Σ t_k p_k (no linear correlation of the one-hot encodings), "
+        "which independence implies but does not require.",
+    ),
+    Record(
+        id="grandini2020-kappa-zero-on-independence",
+        source=_sec("Sec. 5.2"),
+        claim="Kappa 0 is the agreement equivalent to chance: a prediction independent of the "
+        "truth has kappa 0.",
+        published=identity("kappa = 0"),
+        compute=kappa_zero_on_independence,
+        verdict=REPRODUCED,
+        measured=0.0,
+    ),
+    Record(
+        id="grandini2020-kappa-zero-means-chance",
+        source=_sec("Sec. 5.2"),
+        claim="Kappa 0 identifies chance agreement (a prediction unrelated to the truth).",
+        published=identity("C = t pᵀ/s whenever kappa = 0"),
+        compute=zero_without_independence,
+        verdict=DIFFERS,
+        measured=0.2222222222222222,
+        reason="Kappa = 0 does not imply chance agreement: the permutation [[1, 0, 0], "
+        "[0, 0, 1], [0, 1, 0]] has kappa = 0 exactly, with a prediction fully determined by the "
+        "truth.",
+        note="Kappa and MCC share the numerator c s - Σ t_k p_k "
+        "(grandini2020-mcc-kappa-numerator), so they are 0 together.",
+    ),
+    Record(
+        id="grandini2020-kappa-error-imbalance-multiclass",
+        source=_sec("Sec. 5.2.3"),
+        claim="Kappa increases the more the errors are unbalanced towards one class: 'this is "
+        "true also for multi-class settings'.",
+        published=Published(
+            text="kappa of the even errors, 6/11",
+            value=6 / 11,
+            tolerance=0.0,
+            why="an exact fraction (exact arithmetic)",
+        ),
+        compute=kappa_error_imbalance_multiclass,
+        verdict=DIFFERS,
+        measured=7 / 13,
+        relation=">=",
+        reason="Counterexample with three classes: at equal class sizes and accuracy, moving "
+        "errors towards class 0 lowers kappa from 6/11 to 7/13 (towards class 2 it raises it): "
+        "kappa follows which class absorbs the errors, not their imbalance.",
+        note="The three-class analogue of grandini2020-fig12-kappa-error-imbalance, computed "
+        "with exact fractions.",
+    ),
+    Record(
+        id="grandini2020-eq5-balanced-accuracy",
+        source=_sec("Sec. 3, Eq. (5)"),
+        claim="Binary balanced accuracy = (TP/Total_row1 + TN/Total_row2) / 2.",
+        published=identity("Eq. (5) = balanced accuracy on Fig. 2"),
+        compute=eq5_balanced_accuracy,
+        kind="definition",
+        verdict=REPRODUCED,
+        measured=0.0,
+        note="Definition (convention): Eq. (5) transcribed with exact fractions on Fig. 2 "
+        "(7/10) against cenmcc.balanced_accuracy, the mean recall.",
+    ),
+    Record(
+        id="grandini2020-eq9-f1-forms",
+        source=_sec("Sec. 4, Eq. (9)"),
+        claim="F1 = 2/(precision⁻¹ + recall⁻¹) = 2 · precision · recall/(precision + recall).",
+        published=identity("2/(P⁻¹ + R⁻¹) = 2PR/(P + R) = F1"),
+        compute=eq9_harmonic_forms,
+        verdict=REPRODUCED,
+        measured=2.220446049250313e-16,
+        note="The two printed forms are algebraically equal (exact on a grid of fractions, "
+        "detail); measured: cenmcc's F1 against the first form on the search.",
+    ),
+    Record(
+        id="grandini2020-two-models-equal-means",
+        source=_sec("Sec. 4"),
+        claim="Arithmetically, the mean of the precision and recall is the same for model A "
+        "(80%, 80%) and model B (60%, 100%).",
+        published=identity("(0.8 + 0.8)/2 = (0.6 + 1)/2"),
+        compute=two_models_equal_means,
+        verdict=REPRODUCED,
+        measured=0.0,
+        note="Arithmetic on the printed values, exactly.",
     ),
 )

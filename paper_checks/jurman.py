@@ -17,6 +17,7 @@ from scipy.stats import chi2_contingency
 import cenmcc
 from cenmcc import reference
 
+from . import rational
 from .record import DIFFERS, REPRODUCED, Measured, Record, bound, exact, identity, printed
 from .search import (
     describe,
@@ -31,6 +32,8 @@ from .sources import JURMAN2010, JURMAN2012, both_papers
 
 #: Seed and size of the random search behind the claims about all matrices.
 SEED, N_RANDOM = 2012, 3000
+#: N = 2 and the papers' range, for comparisons across the number of classes.
+PAPER_N_WITH_2 = tuple(range(2, 31))
 #: Sizes N > 2 for the multi-class claims, and the papers' range of N for the families.
 MULTICLASS = (3, 4, 5, 8, 12, 30)
 PAPER_N = tuple(range(3, 31))
@@ -313,6 +316,96 @@ def binary_count():
     )
 
 
+# --- Added by the audit (issue 12) -------------------------------------------------------------
+
+#: Three classes whose row (true) and column (predicted) sums all differ: (7, 8, 7) against
+#: (6, 6, 10), so a transposition shows.
+METHODS_MATRIX = np.array([[5, 2, 0], [1, 3, 4], [0, 1, 6]])
+
+
+def _one_hot(C):
+    """The journal's X (predicted) and Y (true) one-hot matrices, one row per sample."""
+    true, pred = np.nonzero(C)
+    counts = C[true, pred]
+    true, pred = np.repeat(true, counts), np.repeat(pred, counts)
+    K = C.shape[0]
+    return np.eye(K, dtype=np.int64)[pred], np.eye(K, dtype=np.int64)[true]
+
+
+def methods_c_kl():
+    C = METHODS_MATRIX
+    X, Y = _one_hot(C)
+    printed_C = X.T @ Y  # C_kl = |{s : X_sk = 1 and Y_sl = 1}|, as printed
+    return Measured(
+        np.abs(printed_C - C).max(),
+        f"max |C_kl as printed - C_kl| on {C.tolist()} (C_ij = #(true i, predicted j), the "
+        f"journal's own); the printed definition gives {printed_C.tolist()}, the transpose",
+    )
+
+
+def methods_means():
+    C = METHODS_MATRIX
+    X, Y = _one_hot(C)
+    S = C.sum()
+    x_bar, y_bar = X.mean(axis=0), Y.mean(axis=0)  # (1/S) sum_s X_sk, (1/S) sum_s Y_sk
+    x_printed, y_printed = C.sum(axis=1) / S, C.sum(axis=0) / S  # (1/S) sum_l C_kl, C_lk
+    return Measured(
+        max(np.abs(x_bar - x_printed).max(), np.abs(y_bar - y_printed).max()),
+        f"on {C.tolist()}: X̄ = {np.round(x_bar, 4).tolist()} against the printed "
+        f"(1/S) Σ_l C_kl = {np.round(x_printed, 4).tolist()}; Ȳ = "
+        f"{np.round(y_bar, 4).tolist()} against (1/S) Σ_l C_lk = "
+        f"{np.round(y_printed, 4).tolist()}",
+    )
+
+
+def methods_mcc_unaffected():
+    gaps = []
+    stack = random_matrices(SEED, 50, 4)
+    for C in (METHODS_MATRIX, *stack[mcc_defined(stack)]):
+        X, Y = _one_hot(C)
+        Xc, Yc = X - X.mean(axis=0), Y - Y.mean(axis=0)
+        cov = lambda A, B: (A * B).sum()  # noqa: E731  (the common 1/N, 1/S factors cancel)
+        direct = cov(Xc, Yc) / np.sqrt(cov(Xc, Xc) * cov(Yc, Yc))
+        gaps += [abs(direct - float(cenmcc.mcc(C))), abs(direct - float(cenmcc.mcc(C.T)))]
+    return Measured(
+        max(gaps),
+        "max |cov(X, Y)/sqrt(cov(X, X) cov(Y, Y)) on the one-hot encodings - cenmcc.mcc| for C "
+        "and for its transpose, on the matrix above and the random 4-class matrices (of 50) "
+        "whose MCC is defined",
+    )
+
+
+def mcc_zero_without_random_classification():
+    C = rational.ONE_FIXED_POINT
+    return Measured(
+        float(rational.independence_gap(C)),
+        f"{C.tolist()}: exact MCC numerator c s - Σ t_k p_k = {rational.mcc_numerator(C)} "
+        f"(cenmcc.mcc {float(cenmcc.mcc(C)):g}); measured: max |C_ij/s - t_i p_j/s²|, 0 only "
+        "for independent (random) predictions",
+    )
+
+
+#: Accuracies at which binary and multi-class CEN are compared.
+EQUAL_ACCURACIES = (0.8, 0.9, 0.95, 0.99)
+
+
+def binary_cen_high_at_high_accuracy():
+    ratios, shown = [], []
+    for acc in EQUAL_ACCURACIES:
+        # B(T, F) with T = acc/(1 - acc) (N - 1) F has accuracy acc; F = 100 keeps T an integer.
+        cen = {
+            N: float(cenmcc.cen(cenmcc.b_matrix(N, round(acc / (1 - acc) * (N - 1) * 100), 100)))
+            for N in PAPER_N_WITH_2
+        }
+        ratios.append(cen[2] / max(v for N, v in cen.items() if N > 2))
+        shown.append(f"ACC {acc}: CEN {cen[2]:.3f} (N = 2), {cen[3]:.3f} (3), {cen[30]:.3f} (30)")
+    return Measured(
+        min(ratios),
+        "smallest ratio of the binary CEN to the largest multi-class CEN (N = 3..30) of "
+        "B(T, F) at the same accuracy; " + "; ".join(shown),
+    )
+
+
 RECORDS = (
     Record(
         id="plos2012-cen-range",
@@ -559,5 +652,70 @@ RECORDS = (
         measured=(0.0, 5.580385115160005e-09),
         note="tMCC at ACC = 1 is (1 - MCC)(1 - log(0)) = 0 * inf; it tends to 0 like "
         "(log T)/T, hence the tolerance 1e-6 at T = 10^9.",
+    ),
+    Record(
+        id="plos2012-methods-c-kl-transposed",
+        source=f"{JURMAN2012}, Methods, 'Matthews Correlation Coefficient (MCC)'",
+        claim="C_kl = |{s : X_sk = 1 and Y_sl = 1}|, with X_sn = 1 when s is predicted in class n "
+        "and Y_sn = 1 when s belongs to class n.",
+        published=identity("C_kl as printed = C_kl = #(true k, predicted l)"),
+        compute=methods_c_kl,
+        verdict=DIFFERS,
+        measured=3.0,
+        reason="The printed definition counts (predicted k, true l): it is the transpose of the "
+        "paper's own C_ij = #(true i, predicted j) (X and Y swapped).",
+        note="Checked on the one-hot encodings of a matrix with unequal row and column sums.",
+    ),
+    Record(
+        id="plos2012-methods-means-transposed",
+        source=f"{JURMAN2012}, Methods, 'Matthews Correlation Coefficient (MCC)'",
+        claim="X̄_k = (1/S) Σ_s X_sk = (1/S) Σ_l C_kl and Ȳ_k = (1/S) Σ_s Y_sk = (1/S) Σ_l C_lk.",
+        published=identity("each printed equality"),
+        compute=methods_means,
+        verdict=DIFFERS,
+        measured=0.13636363636363635,
+        reason="With C_ij = #(true i, predicted j), (1/S) Σ_l C_kl is the share of true class k, "
+        "the mean of Y's column, not X's (and Ȳ_k's right side is X̄_k): transposed, visible "
+        "whenever row and column sums differ.",
+        note="The MCC is unaffected (plos2012-methods-mcc-unaffected).",
+    ),
+    Record(
+        id="plos2012-methods-mcc-unaffected",
+        source=f"{JURMAN2012}, Methods, 'Matthews Correlation Coefficient (MCC)'",
+        claim="MCC = cov(X, Y)/sqrt(cov(X, X) cov(Y, Y)), whichever of C and its transpose the "
+        "definitions of C_kl, X̄_k, Ȳ_k describe.",
+        published=identity("MCC(one-hot covariances) = MCC(C) = MCC(Cᵀ)"),
+        compute=methods_mcc_unaffected,
+        verdict=REPRODUCED,
+        measured=2.220446049250313e-16,
+        note="The covariance ratio is symmetric in X and Y, so the transposition in the "
+        "definitions does not change the MCC (computed from the one-hot matrices directly).",
+    ),
+    Record(
+        id="arxiv2010-mcc-zero-only-random",
+        source=f"{JURMAN2010}, Sec. 2, 'the dice rolling case'",
+        claim="'MCC = 0 identifies all those cases where random classification (i.e., no "
+        "learning) happens', read as: MCC = 0 only for random classification.",
+        published=identity("C = t pᵀ/s whenever MCC = 0"),
+        compute=mcc_zero_without_random_classification,
+        verdict=DIFFERS,
+        measured=0.2222222222222222,
+        reason="MCC = 0 does not imply random classification: the permutation [[1, 0, 0], "
+        "[0, 0, 1], [0, 1, 0]] has MCC = 0 exactly with predictions fixed by the truth.",
+        note="The other direction, random classification gives MCC = 0, holds "
+        "(plos2012-random-classification-mcc).",
+    ),
+    Record(
+        id="plos2012-binary-cen-high-at-high-accuracy",
+        source=f"{JURMAN2012}, Discussion",
+        claim="In the binary case CEN 'attributes high entropy even in regimes of high accuracy'.",
+        published=bound("binary CEN above every multi-class CEN at the same accuracy", 1.0),
+        compute=binary_cen_high_at_high_accuracy,
+        verdict=REPRODUCED,
+        measured=1.5372435736804821,
+        relation=">",
+        note="'High' read relative to CEN with more classes at equal accuracy, on the B(T, F) "
+        "family (equal errors): at accuracy 0.9 the binary CEN is 0.43, about twice its value "
+        "for N = 3..30. Measured: the smallest ratio over accuracies 0.8 to 0.99.",
     ),
 )

@@ -38,6 +38,14 @@ RELATIONS = {
     "covers": "an interval (lo, hi), widened by the tolerance, containing every published value",
 }
 
+#: What a record checks. A "claim" can fail; the other kinds hold by construction or almost
+#: surely, so their "reproduced" has no test power and the report labels it.
+KINDS = {
+    "claim": "",
+    "definition": "a definition or convention, true by construction",
+    "consistency": "arithmetic consistency only, almost sure to hold",
+}
+
 #: A measured value matches the recorded one when equal within these (regression tolerance).
 RECORDED_RTOL = 1e-9
 RECORDED_ATOL = 1e-12
@@ -88,17 +96,33 @@ def _reading(text: str) -> float:
     return float(number)
 
 
+#: Tolerance of a value printed as a bare integer ("0", "1"): floating-point rounding only.
+EXACT_TOLERANCE = 1e-12
+
+
+def _is_exact(text: str) -> bool:
+    """A bare integer (no decimals, no %): an exact value such as MCC 0 or recall 1."""
+    return "." not in text and not text.strip().endswith("%")
+
+
 def printed(*texts: str, label: str | None = None) -> Published:
     """A value printed as decimal text, with half a unit of the last printed digit as tolerance.
 
-    Several texts make a tuple (a printed table); the tolerance is the largest half unit.
+    Several texts make a tuple (a printed table); the tolerance is the largest half unit. A
+    value printed as a bare integer ("0", "1") is exact: no rounding is implied, so its
+    tolerance is floating-point rounding (:data:`EXACT_TOLERANCE`), not half a unit.
     """
     values = tuple(_reading(t) for t in texts)
+    if all(_is_exact(t) for t in texts):
+        tolerance, why = EXACT_TOLERANCE, "an exact value (printed without decimals)"
+    else:
+        tolerance = max(EXACT_TOLERANCE if _is_exact(t) else half_unit(t) for t in texts)
+        why = "half a unit of the last printed digit"
     return Published(
         text=label or ", ".join(texts),
         value=values[0] if len(values) == 1 else values,
-        tolerance=max(half_unit(t) for t in texts),
-        why="half a unit of the last printed digit",
+        tolerance=tolerance,
+        why=why,
     )
 
 
@@ -145,9 +169,14 @@ class Measured:
 
 @dataclass(frozen=True)
 class NotCheckable:
-    """Returned by a check function when the claim cannot be computed here, with the reason."""
+    """Returned by a check function when the claim cannot be computed here, with the reason.
+
+    ``missing`` names the optional program whose absence is the reason (see
+    :attr:`Record.requires`), or is empty.
+    """
 
     reason: str
+    missing: str = ""
 
 
 @dataclass(frozen=True)
@@ -181,6 +210,12 @@ class Record:
         Shown in the README's results table.
     warns : bool
         The computation meets a 0/0 and emits ``cenmcc.UndefinedMetricWarning`` (by design).
+    kind : str
+        One of :data:`KINDS`: ``"claim"`` (default), or ``"definition"``/``"consistency"`` for a
+        check without test power, labelled so in the report.
+    requires : str
+        An optional program the check needs (e.g. ``"Rscript"``). Where it is absent the check
+        returns ``NotCheckable(..., missing=requires)``, which is then the expected verdict.
     """
 
     id: str
@@ -195,10 +230,14 @@ class Record:
     relation: str = "="
     headline: bool = False
     warns: bool = False
+    kind: str = "claim"
+    requires: str = ""
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"{self.id}: verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.id}: kind must be one of {list(KINDS)}, got {self.kind!r}")
         if self.relation not in RELATIONS:
             raise ValueError(f"{self.id}: relation must be one of {list(RELATIONS)}")
         if self.verdict == DIFFERS and not self.reason:
@@ -216,11 +255,21 @@ class Outcome:
     measured: Value | None
     detail: str
     warnings: tuple[str, ...] = ()
+    missing: str = ""
+
+    @property
+    def expected_verdict(self) -> str:
+        """The recorded verdict, or "not checkable" where the program it requires is absent."""
+        if self.record.requires and self.missing == self.record.requires:
+            return NOT_CHECKABLE
+        return self.record.verdict
 
     @property
     def as_recorded(self) -> bool:
-        """The verdict and the measured value are the recorded ones."""
-        return self.verdict == self.record.verdict and same_value(
+        """The verdict and the measured value are the expected ones (:attr:`expected_verdict`)."""
+        if self.verdict != self.expected_verdict:
+            return False
+        return self.verdict != self.record.verdict or same_value(
             self.measured, self.record.measured
         )
 
@@ -275,7 +324,7 @@ def evaluate(record: Record) -> Outcome:
     """Run the record's check; the verdict follows from the measurement (warnings pass through)."""
     result = record.compute()
     if isinstance(result, NotCheckable):
-        return Outcome(record, NOT_CHECKABLE, None, result.reason)
+        return Outcome(record, NOT_CHECKABLE, None, result.reason, missing=result.missing)
     value = _as_value(result.value)
     verdict = REPRODUCED if holds(value, record.published, record.relation) else DIFFERS
     return Outcome(record, verdict, value, result.detail)

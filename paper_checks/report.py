@@ -8,17 +8,26 @@ the one this module generates.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import signal
+import stat
+import tempfile
+import threading
 import warnings
 from collections import Counter
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from experiments.outputs import write_atomic, write_json
+from experiments.outputs import to_jsonable
 
 from .record import (
     DIFFERS,
     ERROR,
+    KINDS,
     NOT_CHECKABLE,
     RELATIONS,
     REPRODUCED,
@@ -28,6 +37,7 @@ from .record import (
     evaluate,
 )
 from .sources import REFERENCES
+from .summaries import SummaryError
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPORT = PACKAGE_DIR / "REPORT.md"
@@ -134,20 +144,36 @@ def run_record(record: Record) -> Outcome:
         warnings.simplefilter("always")
         try:
             outcome = evaluate(record)
+        except SummaryError as error:  # an experiment's output is unusable: say which and why
+            outcome = Outcome(record, NOT_CHECKABLE, None, str(error))
         except Exception as error:  # reported as the record's outcome, never swallowed
             outcome = Outcome(record, ERROR, None, f"{type(error).__name__}: {error}")
     messages = tuple(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught))
     return replace(outcome, warnings=messages)
 
 
-def run_records(records) -> list[Outcome]:
-    """Run every record, in order."""
-    return [run_record(r) for r in records]
+def run_records(records, on_record: Callable[[int, Record], None] | None = None) -> list:
+    """Run every record, in order; ``on_record(i, record)`` is called before each."""
+    outcomes = []
+    for i, record in enumerate(records):
+        if on_record is not None:
+            on_record(i, record)
+        outcomes.append(run_record(record))
+    return outcomes
+
+
+def unusable_inputs(outcomes) -> dict[str, list[str]]:
+    """Each problem with an experiment's output (the message) and the ids it left unchecked."""
+    found: dict[str, list[str]] = {}
+    for o in outcomes:
+        if o.verdict == NOT_CHECKABLE and o.record.verdict != NOT_CHECKABLE and not o.missing:
+            found.setdefault(o.detail, []).append(o.record.id)
+    return found
 
 
 def mismatches(outcomes) -> list[Outcome]:
-    """The outcomes whose verdict is not the recorded one."""
-    return [o for o in outcomes if o.verdict != o.record.verdict]
+    """The outcomes whose verdict is not the expected one (:attr:`Outcome.expected_verdict`)."""
+    return [o for o in outcomes if o.verdict != o.expected_verdict]
 
 
 def format_value(value: Value | None) -> str:
@@ -188,9 +214,28 @@ def _note(outcome: Outcome) -> str:
     return " ".join(p.rstrip(".") + "." for p in parts if p)
 
 
+def _kind_label(record: Record, verdict: str) -> str:
+    """`` (definition)`` after a reproduced check without test power, else nothing."""
+    return f" ({record.kind})" if verdict == REPRODUCED and record.kind != "claim" else ""
+
+
+def weak_line(records) -> str:
+    """How many reproduced records are definitions or consistency checks (no test power)."""
+    weak = Counter(r.kind for r in records if r.verdict == REPRODUCED and r.kind != "claim")
+    if not weak:
+        return ""
+    parts = ", ".join(f"{n} {kind}" for kind, n in sorted(weak.items()))
+    return (
+        f" Of the reproduced, {sum(weak.values())} have no test power and are labelled so "
+        f"({parts}: {'; '.join(KINDS[k] for k in sorted(weak))})."
+    )
+
+
 def _verdict_cell(outcome: Outcome) -> str:
     if outcome.verdict == outcome.record.verdict:
-        return outcome.verdict
+        return outcome.verdict + _kind_label(outcome.record, outcome.verdict)
+    if outcome.verdict == outcome.expected_verdict:
+        return f"{outcome.verdict} (recorded: {outcome.record.verdict}; {outcome.missing} absent)"
     return f"**{outcome.verdict}** (recorded: {outcome.record.verdict})"
 
 
@@ -215,7 +260,8 @@ def render_report(outcomes) -> str:
         "claimed relation to the published one within the tolerance (its column says why; the "
         "relations are below the table).",
         "",
-        f"**{count_line(o.verdict for o in outcomes)}.**",
+        f"**{count_line(o.verdict for o in outcomes)}.**"
+        + weak_line(o.record for o in outcomes if o.verdict == o.record.verdict),
         "",
         "| id | source | claim | published | measured | tolerance | verdict | note |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -267,6 +313,7 @@ def results(outcomes) -> dict:
                     "why": o.record.published.why,
                 },
                 "relation": o.record.relation,
+                "kind": o.record.kind,
                 "measured": o.measured,
                 "verdict": o.verdict,
                 "recorded_verdict": o.record.verdict,
@@ -280,11 +327,77 @@ def results(outcomes) -> dict:
     }
 
 
+@contextmanager
+def deferred_signals(signals=(signal.SIGINT, signal.SIGTERM)):
+    """Hold back ``signals`` inside the block, then deliver them to the handlers in place before.
+
+    Python runs signal handlers in the main thread whichever thread the kernel picked, so
+    recording them here (rather than masking, which covers one thread only) defers them
+    reliably. Outside the main thread, where handlers cannot be set, it defers nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+    previous = {s: signal.signal(s, lambda signum, frame: pending.append(signum)) for s in signals}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        for signum in dict.fromkeys(pending):
+            signal.raise_signal(signum)
+
+
+def replace_all(texts: dict[Path, str], done: Callable[[], None] | None = None) -> None:
+    """Write each text to its path, all of them or none (as far as a signal can tell).
+
+    Every text is first written to a temporary file beside its path (removed if anything fails
+    or a signal interrupts); the temporaries are then renamed over their paths with SIGINT and
+    SIGTERM deferred (:func:`deferred_signals`), so an interruption lands before any file is
+    replaced or after all are; ``done()``, if given, is called once all are, before the
+    deferred signals are delivered.
+    """
+    temporaries: dict[Path, Path] = {}
+    try:
+        for path, text in texts.items():
+            path = Path(path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.close(fd)
+            temporaries[path] = Path(tmp)
+            Path(tmp).write_text(text)
+            mode = path.stat().st_mode if path.exists() else 0o666 & ~_umask()
+            os.chmod(tmp, stat.S_IMODE(mode))
+        with deferred_signals():
+            for path, tmp in temporaries.items():
+                os.replace(tmp, path)
+            if done is not None:
+                done()
+    finally:
+        for tmp in temporaries.values():
+            tmp.unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def results_text(outcomes) -> str:
+    """results.json's text: :func:`results` as indented strict JSON."""
+    return json.dumps(to_jsonable(results(outcomes)), indent=2, allow_nan=False) + "\n"
+
+
+def output_texts(outcomes, report: Path = REPORT, results_path: Path = RESULTS) -> dict:
+    """REPORT.md's and results.json's paths and texts, for :func:`replace_all`."""
+    return {Path(report): render_report(outcomes), Path(results_path): results_text(outcomes)}
+
+
 def write_outputs(outcomes, report: Path = REPORT, results_path: Path = RESULTS) -> None:
-    """Write REPORT.md and results.json atomically (experiments.outputs)."""
-    text = render_report(outcomes)
-    write_atomic(Path(report), lambda tmp: tmp.write_text(text))
-    write_json(Path(results_path), results(outcomes))
+    """Write REPORT.md and results.json, both or neither (:func:`replace_all`)."""
+    replace_all(output_texts(outcomes, report, results_path))
 
 
 def readme_section(records) -> str:
@@ -295,7 +408,7 @@ def readme_section(records) -> str:
         "<!-- Generated from paper_checks' registry by `python -m paper_checks --readme`; "
         "tests/test_paper_checks.py checks that it is up to date. -->",
         "",
-        f"**{count_line(r.verdict for r in records)}.** "
+        f"**{count_line(r.verdict for r in records)}.**{weak_line(records)} "
         "[paper_checks/REPORT.md](paper_checks/REPORT.md) has every claim with its source, how "
         "it is computed and why it holds or not. The main ones (for a stated identity, "
         "*measured* is the largest gap found between its two sides; for a limit, the largest "
@@ -307,7 +420,8 @@ def readme_section(records) -> str:
     ]
     for r in records:
         if r.headline:
-            cells = (f"`{r.id}`", r.claim, r.published.text, format_value(r.measured), r.verdict)
+            verdict = r.verdict + _kind_label(r, r.verdict)
+            cells = (f"`{r.id}`", r.claim, r.published.text, format_value(r.measured), verdict)
             lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     lines += ["", "Every claim that differs from the computation, and why:", ""]
     lines += [f"- `{r.id}`: {r.reason}" for r in records if r.verdict == DIFFERS]
@@ -341,15 +455,19 @@ def readme_current(text: str) -> str | None:
     return match.group(0) if match else None
 
 
-def update_readme(records, path: Path = README) -> bool:
-    """Replace the README's results section by :func:`readme_section`; True if it changed."""
+def readme_text(records, path: Path = README) -> str | None:
+    """The README at ``path`` with its results section regenerated; None if unchanged."""
     text = Path(path).read_text()
     current = readme_current(text)
     if current is None:
         raise ValueError(f"{path} has no {README_START} ... {README_END} section")
     new = readme_section(records)
-    if new == current:
-        return False
-    updated = text.replace(current, new)
-    write_atomic(Path(path), lambda tmp: tmp.write_text(updated))
-    return True
+    return None if new == current else text.replace(current, new)
+
+
+def update_readme(records, path: Path = README) -> bool:
+    """Replace the README's results section by :func:`readme_section`; True if it changed."""
+    updated = readme_text(records, path)
+    if updated is not None:
+        replace_all({Path(path): updated})
+    return updated is not None

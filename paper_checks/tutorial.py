@@ -10,24 +10,25 @@ that it produces the printed value.
 from __future__ import annotations
 
 from functools import cache
+from itertools import combinations
 
 import numpy as np
 from scipy.stats import rankdata
 
 import cenmcc
 
+from . import tutorial_r
 from .iris import SPECIES, gaussian_naive_bayes, load_iris, random_splits
 from .record import (
     DIFFERS,
-    NOT_CHECKABLE,
     REPRODUCED,
     Measured,
     NotCheckable,
     Record,
+    bound,
     exact,
     identity,
     printed,
-    unavailable,
 )
 from .sources import (
     TUTORIAL,
@@ -43,13 +44,6 @@ PREDICTIONS = labels_from_runs(TUTORIAL_PREDICTION_RUNS)
 
 #: Seed of the random scores behind the rank-formula check.
 SEED = 2001
-
-#: Why the iris results cannot be rebuilt to the digit here.
-IRIS_SPLIT = (
-    "R's set.seed(12345); sample(150, 90) split and klaR's NaiveBayes cannot be replayed here: "
-    "no R is installed and CRAN is unreachable, and another random split (or another naive "
-    "Bayes) gives other test-set scores"
-)
 
 
 def confusion() -> np.ndarray:
@@ -174,6 +168,19 @@ def macro_f1():
     )
 
 
+def f1_relation_like_accuracy():
+    C = confusion()
+    K = len(TUTORIAL_CLASSES)
+    micro, macro = cenmcc.f1_score(C, average="micro"), cenmcc.f1_of_macro_averages(C)
+    acc, wacc = cenmcc.accuracy(C), cenmcc.weighted_accuracy(C, np.full(K, 1 / K))
+    return Measured(
+        (micro - macro, acc - wacc),
+        f"micro F1 - macro F1 = {micro:.3f} - {macro:.3f}, accuracy - weighted accuracy = "
+        f"{acc:.3f} - {wacc:.3f}; with the printed micro F1 0.88 the first gap would be "
+        f"{0.88 - macro:.3f}, more than twice the second",
+    )
+
+
 #: The ten-class example's one-vs-all table, rows = truth: class 1 (TP 8, FN 2), others (FP 10,
 #: TN 80).
 TEN_CLASS_TABLE = np.array([[8, 2], [10, 80]])
@@ -192,14 +199,78 @@ def ten_class_precision():
     return Measured(cenmcc.precision(TEN_CLASS_TABLE)[0], "precision of class 1")
 
 
+def _r_value(run: tutorial_r.RRun, name: str) -> float:
+    return float(run.values[name])
+
+
 def pr_curves_mean_auc():
-    return NotCheckable(IRIS_SPLIT)
+    run = tutorial_r.tutorial_run()
+    if isinstance(run, NotCheckable):
+        return run
+    y = np.searchsorted(np.array(SPECIES), run.species)
+    curves = cenmcc.one_vs_rest_pr_curves(y, run.one_vs_all, labels=np.arange(len(SPECIES)))
+    return Measured(
+        (_r_value(run, "mean_one_vs_all_auc"), curves.roc_auc.mean()),
+        "the tutorial's split and one-vs-all models run by R: the mean ROC AUC (what "
+        "performance(pred, 'auc') computes) by R, then by cenmcc.one_vs_rest_pr_curves on R's "
+        f"posteriors; their mean average precision (the area the text names) is "
+        f"{curves.average_precision.mean():.4f}. {run.version}",
+    )
+
+
+def _proc_direction(control: np.ndarray, case: np.ndarray) -> str:
+    """pROC's automatic direction: ``"<"`` (controls lower) unless the control median is higher."""
+    return ">" if np.median(control) > np.median(case) else "<"
+
+
+def _proc_pair_aucs(levels: np.ndarray, score: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """The AUC of every pair of the present levels (in order), oriented as pROC orients it.
+
+    cenmcc's two-class Hand & Till ``M`` on the scores ``(-s, s)`` is the probability that the
+    second level's score is the higher (ties 1/2); pROC's direction ``">"`` takes the complement.
+    """
+    present = sorted(set(levels.tolist()), key=lambda v: (len(v), v))  # 1 < 3 < 10, as gos6
+    names, aucs = [], []
+    for a, b in combinations(present, 2):
+        keep = np.isin(levels, (a, b))
+        y, x = levels[keep], score[keep]
+        higher_b = cenmcc.hand_till_auc(y, np.column_stack([-x, x]), labels=[a, b])
+        direction = _proc_direction(x[y == a], x[y == b])
+        names.append(f"{a}/{b}")
+        aucs.append(higher_b if direction == "<" else 1 - higher_b)
+    return names, np.array(aucs)
 
 
 def proc_multiclass_auc():
-    return NotCheckable(
-        "the aSAH data set ships with the R package pROC, which cannot be installed here (no R, "
-        "CRAN unreachable); no Python package ships it"
+    run = tutorial_r.proc_run()
+    if isinstance(run, NotCheckable):
+        return run
+    _, aucs = _proc_pair_aucs(*run.asah)
+    return Measured(
+        (_r_value(run, "proc_multiclass_auc"), aucs.mean()),
+        "pROC's multiclass.roc(aSAH$gos6, aSAH$s100b) run by R, then the mean of cenmcc's "
+        f"pairwise AUCs oriented as pROC orients them. pROC warned: "
+        f"{run.values.get('proc_warnings') or 'nothing'}. {run.version}",
+    )
+
+
+def proc_mean_of_pairs():
+    run = tutorial_r.proc_run()
+    if isinstance(run, NotCheckable):
+        return run
+    names, aucs = _proc_pair_aucs(*run.asah)
+    proc_pairs = {r["pair"]: float(r["auc"]) for r in run.asah_pairs}
+    unoriented = np.array(
+        [aucs[i] if r["direction"] == "<" else 1 - aucs[i] for i, r in enumerate(run.asah_pairs)]
+    )
+    pair_gap = max(abs(proc_pairs[n] - a) for n, a in zip(names, aucs, strict=True))
+    return Measured(
+        abs(_r_value(run, "proc_multiclass_auc") - aucs.mean()),
+        f"|pROC's multi-class AUC - mean of the {len(names)} pairwise AUCs of the present "
+        f"levels {names}, computed by cenmcc and each oriented by pROC's median rule|; "
+        f"largest gap to pROC's own pairwise AUCs {pair_gap:.1e}; without the orientation "
+        f"(always 'second level higher') the mean would be {unoriented.mean():.3f}. "
+        f"{run.version}",
     )
 
 
@@ -216,8 +287,44 @@ def hand_till_mean_of_printed_pairs():
     )
 
 
-def hand_till_iris():
-    return NotCheckable(IRIS_SPLIT)
+def _hand_till_iris(sampler: str):
+    run = tutorial_r.tutorial_run(sampler)
+    if isinstance(run, NotCheckable):
+        return run
+    y = np.searchsorted(np.array(SPECIES), run.species)
+    ours = cenmcc.hand_till_auc(y, run.posterior, labels=np.arange(len(SPECIES)))
+    X, labels = load_iris()
+    test = np.isin(np.arange(len(X)), run.rows - 1)
+    rebuilt = gaussian_naive_bayes(X[~test], labels[~test], X[test], len(SPECIES))
+    return Measured(
+        (_r_value(run, "hand_till_m"), ours),
+        f"the tutorial's script run by R (set.seed(12345), sample.kind = '{sampler}'): M by "
+        "its multiclass.auc, then by cenmcc.hand_till_auc on R's posteriors; "
+        "paper_checks.iris.gaussian_naive_bayes on R's split differs from R's posteriors by "
+        f"at most {np.abs(rebuilt - run.posterior).max():.1e}. {run.version}",
+    )
+
+
+def hand_till_iris_current_sampler():
+    return _hand_till_iris("Rejection")
+
+
+def hand_till_iris_old_sampler():
+    return _hand_till_iris("Rounding")
+
+
+def hand_till_iris_pairs_r():
+    run = tutorial_r.tutorial_run()
+    if isinstance(run, NotCheckable):
+        return run
+    y = np.searchsorted(np.array(SPECIES), run.species)
+    ht = cenmcc.hand_till_auc(y, run.posterior, labels=np.arange(len(SPECIES)), pairwise=True)
+    names = [f"pair_auc:{a}/{b}" for a, b in combinations(SPECIES, 2)]
+    return Measured(
+        (*(_r_value(run, n) for n in names), *ht.pairwise[np.triu_indices(len(SPECIES), 1)]),
+        f"pair_AUCs printed by the tutorial's multiclass.auc run by R, then cenmcc's A(i, j) "
+        f"on R's posteriors. {run.version}",
+    )
 
 
 #: Seed and number of the random 90/60 iris splits standing in for R's one split.
@@ -464,6 +571,20 @@ RECORDS = (
         headline=True,
     ),
     Record(
+        id="tutorial-f1-relation-like-accuracy",
+        source=_src("'Class-specific performance with macro-averaged F1'"),
+        claim="Micro- and macro-averaged F1 have a similar relationship to each other as the "
+        "overall (0.78) and weighted accuracy (0.69): the micro average is the larger.",
+        published=bound("micro F1 - macro F1 > 0 and ACC - weighted ACC > 0", 0.0),
+        compute=f1_relation_like_accuracy,
+        verdict=REPRODUCED,
+        measured=(0.10379279499164379, 0.08711111111111114),
+        relation=">",
+        note="Similar in sign and size once micro F1 is computed correctly: micro F1 is the "
+        "accuracy (0.78), and macro F1 (0.676) and the weighted accuracy (0.693) both give "
+        "each class the same weight.",
+    ),
+    Record(
         id="tutorial-ten-class-table",
         source=_src("'Micro and macro averages of the F1-score', 10-class example"),
         claim="With 10 classes of 10 observations, class 1's one-vs-all table is TP 8, FP 10, "
@@ -494,26 +615,45 @@ RECORDS = (
     Record(
         id="tutorial-pr-curves-mean-auc",
         source=_src("'One-vs-all precision-recall curves'"),
-        claim="The mean AUC under the one-vs-all precision-recall curves of naive Bayes on an "
-        "iris split is 0.99.",
-        published=unavailable("0.99", 0.99),
+        claim="The mean AUC of the three one-vs-all naive Bayes models on the tutorial's iris "
+        "split is 0.99.",
+        published=printed("0.99"),
         compute=pr_curves_mean_auc,
-        verdict=NOT_CHECKABLE,
-        measured=None,
-        note="Not reproducible to the digit (tutorial-pr-curves-mean-auc-spread shows 0.99 is "
-        "typical). Also, the code's performance(pred, 'auc') is ROCR's ROC AUC, not the area "
-        "under the precision-recall curve the text names.",
+        verdict=REPRODUCED,
+        measured=(0.9852834918973223, 0.9852834918973223),
+        requires=tutorial_r.RSCRIPT,
+        note="Run by R (paper_checks/tutorial.R) with the tutorial's seed and split; klaR's "
+        "NaiveBayes written from its documentation (klaR is not packaged), ROCR's ROC AUC as "
+        "its Mann-Whitney form. The code's performance(pred, 'auc') is the ROC AUC, not the area "
+        "under the precision-recall curve the text names (that one is in the detail).",
     ),
     Record(
         id="tutorial-proc-multiclass-auc",
         source=_src("'Generalized AUC for a single decision value'"),
-        claim="pROC's multiclass.roc on aSAH$gos6 by aSAH$s100b gives 0.654, the mean pairwise "
-        "AUC.",
-        published=unavailable("0.654", 0.654),
+        claim="pROC's multiclass.roc on aSAH$gos6 by aSAH$s100b gives 0.654.",
+        published=printed("0.654"),
         compute=proc_multiclass_auc,
-        verdict=NOT_CHECKABLE,
-        measured=None,
-        note="The data set is not available.",
+        verdict=REPRODUCED,
+        measured=(0.6539999352499353, 0.6539999352499353),
+        requires=tutorial_r.RSCRIPT,
+        note="Measured: pROC's value run by R, and the same mean computed by cenmcc from the "
+        "aSAH data R exports. gos6 level 2 has no patient, so pROC averages the 6 pairs of "
+        "the 4 present levels.",
+    ),
+    Record(
+        id="tutorial-proc-mean-of-pairwise",
+        source=_src("'Generalized AUC for a single decision value'"),
+        claim="pROC's multi-class value 'is simply the mean AUC from all pairwise class "
+        "comparisons'.",
+        published=identity("multiclass.roc AUC = mean pairwise AUC", tolerance=1e-9),
+        compute=proc_mean_of_pairs,
+        verdict=REPRODUCED,
+        measured=0.0,
+        requires=tutorial_r.RSCRIPT,
+        note="It holds with pROC's per-pair orientation: each pair's AUC is taken in the "
+        "direction pROC picks from the two medians, so a pair never counts below 1/2 when the "
+        "medians order it; with one fixed orientation the mean is far lower (detail). Tolerance "
+        "1e-9: pROC's value is read back from 17 printed digits.",
     ),
     Record(
         id="tutorial-hand-till-rank-formula",
@@ -555,10 +695,12 @@ RECORDS = (
         claim="The versicolor/virginica AUC is 0.97254 on the 60-sample test split.",
         published=printed("0.97254"),
         compute=hand_till_pair_auc_attainable,
+        kind="consistency",
         verdict=REPRODUCED,
         measured=0.9725400457665904,
         note="Arithmetic consistency only: (a + b) / (2 n_i n_j) can print as 0.97254 for "
-        "plausible test-set class sizes; the split itself cannot be replayed.",
+        "plausible test-set class sizes, a search almost sure to succeed; R replays the split "
+        "itself (tutorial-hand-till-iris-pairs-r).",
     ),
     Record(
         id="tutorial-hand-till-iris-spread",
@@ -613,23 +755,46 @@ RECORDS = (
         id="tutorial-hand-till-iris-0991",
         source=_src("'Implementation of the AUC generalization from Hand and Till'"),
         claim="Hand & Till's generalized AUC of naive Bayes on the tutorial's iris split is 0.991.",
-        published=unavailable("0.991", 0.991),
-        compute=hand_till_iris,
-        verdict=NOT_CHECKABLE,
-        measured=None,
+        published=printed("0.991"),
+        compute=hand_till_iris_current_sampler,
+        verdict=REPRODUCED,
+        measured=(0.9908466819221968, 0.9908466819221968),
         headline=True,
-        note="Not reproducible to the digit; tutorial-hand-till-iris-spread shows that 0.991 "
-        "is a typical value of the method.",
+        requires=tutorial_r.RSCRIPT,
+        note="Measured: M by the tutorial's own multiclass.auc run by R (current sampler, "
+        "R >= 3.6), then by cenmcc on the same posteriors.",
     ),
     Record(
         id="tutorial-hand-till-iris-0988",
         source=_src("text after the Hand and Till output"),
         claim="Hand & Till's generalized AUC on the same split is 0.988.",
-        published=unavailable("0.988", 0.988),
-        compute=hand_till_iris,
-        verdict=NOT_CHECKABLE,
-        measured=None,
-        note="Not reproducible to the digit (see tutorial-hand-till-iris-0991), and in "
-        "contradiction with the printed output (tutorial-hand-till-0988).",
+        published=printed("0.988"),
+        compute=hand_till_iris_old_sampler,
+        verdict=REPRODUCED,
+        measured=(0.9875776397515528, 0.9875776397515528),
+        requires=tutorial_r.RSCRIPT,
+        note="Measured as tutorial-hand-till-iris-0991, but with the sampler R used before 3.6 "
+        "(sample.kind = 'Rounding'): the text's 0.988 is the same script on an older R, which "
+        "explains its contradiction with the printed output (tutorial-hand-till-0988).",
+    ),
+    Record(
+        id="tutorial-hand-till-iris-pairs-r",
+        source=_src("'Implementation of the AUC generalization from Hand and Till', pair_AUCs"),
+        claim="The pairwise AUCs are 1.00000 (setosa/versicolor), 1.00000 (setosa/virginica) "
+        "and 0.97254 (versicolor/virginica).",
+        published=printed(
+            "1.00000",
+            "1.00000",
+            "0.97254",
+            "1.00000",
+            "1.00000",
+            "0.97254",
+            label="1.00000, 1.00000, 0.97254 (by R's code, then by cenmcc)",
+        ),
+        compute=hand_till_iris_pairs_r,
+        verdict=REPRODUCED,
+        measured=(1.0, 1.0, 0.9725400457665904, 1.0, 1.0, 0.9725400457665904),
+        requires=tutorial_r.RSCRIPT,
+        note="The tutorial's script run by R with the current sampler.",
     ),
 )

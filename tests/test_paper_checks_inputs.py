@@ -1,0 +1,241 @@
+"""paper_checks' inputs and outputs: an unusable summary.json is named with what is wrong, and a
+run stopped by SIGINT or SIGTERM exits 130 leaving its previous outputs whole."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from paper_checks import report, summaries
+from paper_checks.__main__ import run
+from paper_checks.jurman_experiments import RECORDS as EXPERIMENT_RECORDS
+from paper_checks.record import (
+    DIFFERS,
+    NOT_CHECKABLE,
+    REPRODUCED,
+    Measured,
+    Record,
+    evaluate,
+    printed,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+FIGURES = ROOT / "figures"
+
+
+def _never_run(command, figures):
+    raise AssertionError(f"the experiment {command} must not run")
+
+
+def _write(figures: Path, name: str, text: str) -> Path:
+    path = figures / name / "summary.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "is empty"),
+        ('{"n_matrices": 200000, "pearson_cen', "is not valid JSON"),
+        ("[1, 2, 3]", "holds a JSON list, not an object"),
+        ('{"formulas": [], "examples": {}, "box1c_search": {}}', "looks like the families"),
+        ('{"n_matrices": 5}', "another experiment's summary, or an older layout"),
+    ],
+    ids=["empty", "truncated", "not-an-object", "foreign", "older-layout"],
+)
+def test_an_unusable_summary_is_named_with_what_is_wrong(tmp_path, text, message):
+    path = _write(tmp_path, "random_matrices", text)
+    with pytest.raises(summaries.SummaryError, match=message) as caught:
+        summaries.load_summary(
+            "random_matrices", "random-matrices", figures=tmp_path, run=_never_run
+        )
+    assert str(path) in str(caught.value)
+
+
+def test_a_missing_nested_key_names_the_file_and_the_key(tmp_path):
+    committed = json.loads((FIGURES / "random_matrices" / "summary.json").read_text())
+    del committed["k_fit"]["a"]
+    path = _write(tmp_path, "random_matrices", json.dumps(committed))
+    s = summaries.load_summary("random_matrices", "random-matrices", figures=tmp_path)
+    with pytest.raises(summaries.SummaryError, match=r"has no key k_fit\.a") as caught:
+        s["k_fit"]["a"]
+    assert str(path) in str(caught.value)
+    assert s["k_fit"]["b"] == committed["k_fit"]["b"]  # the rest reads as before
+
+
+def test_an_unreadable_table_is_named(tmp_path):
+    shutil.copytree(FIGURES / "random_matrices", tmp_path / "random_matrices")
+    table = tmp_path / "random_matrices" / "k_per_dimension.csv"
+    table.write_text("")
+    with pytest.raises(summaries.SummaryError, match="cannot be read as a table") as caught:
+        summaries.load_table(
+            "random_matrices", "random-matrices", "k_per_dimension.csv", figures=tmp_path
+        )
+    assert str(table) in str(caught.value)
+
+
+def test_the_report_says_which_claims_a_truncated_summary_left_unchecked(
+    tmp_path, monkeypatch, capsys
+):
+    figures = tmp_path / "figures"
+    shutil.copytree(FIGURES, figures, ignore=shutil.ignore_patterns("*.png", "*.pdf"))
+    path = figures / "random_matrices" / "summary.json"
+    path.write_text(path.read_text()[:500])
+    monkeypatch.setattr(summaries, "figures_dir", figures)
+    status = run(EXPERIMENT_RECORDS, out=tmp_path)
+    assert status == 1
+    err = capsys.readouterr().err
+    first = err.splitlines()[0]
+    assert first.startswith(f"paper_checks: {path} is not valid JSON")
+    assert "claims not checked" in first
+    assert "Traceback" not in err
+    saved = json.loads((tmp_path / "results.json").read_text())
+    unchecked = [r for r in saved["records"] if str(path) in r["detail"]]
+    assert unchecked
+    assert all(r["verdict"] == NOT_CHECKABLE for r in unchecked)
+    assert "error" not in saved["counts"]
+    assert str(path) in (tmp_path / "REPORT.md").read_text()
+
+
+def _one_record(value=2.0):
+    return Record(
+        id="grandini2020-demo",
+        source="demo",
+        claim="demo",
+        published=printed("2.0"),
+        compute=lambda: Measured(value),
+        verdict="reproduced",
+        measured=value,
+    )
+
+
+def test_outputs_are_replaced_all_together_or_not_at_all(tmp_path, monkeypatch):
+    a, b = tmp_path / "a.md", tmp_path / "b.json"
+    a.write_text("old a")
+    b.write_text("old b")
+    original = Path.write_text
+
+    def fail_on_b(self, text, *args, **kwargs):
+        if self.name.startswith(".b.json"):
+            raise KeyboardInterrupt
+        return original(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", fail_on_b)
+    with pytest.raises(KeyboardInterrupt):
+        report.replace_all({a: "new a", b: "new b"})
+    monkeypatch.undo()
+    assert (a.read_text(), b.read_text()) == ("old a", "old b")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.json"]  # no temporaries
+
+
+def test_a_signal_during_the_replacement_waits_until_every_file_is_replaced(tmp_path):
+    a, b = tmp_path / "a.md", tmp_path / "b.json"
+    received, seen_in_done = [], []
+
+    def done():
+        os.kill(os.getpid(), signal.SIGTERM)
+        seen_in_done.append((list(received), a.read_text(), b.read_text()))
+
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
+    try:
+        report.replace_all({a: "new a", b: "new b"}, done=done)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert seen_in_done == [([], "new a", "new b")]  # blocked while replacing
+    assert received == [signal.SIGTERM]  # delivered once all were replaced
+
+
+#: A paper_checks run whose one claim blocks until signalled (it writes "ready" first).
+SLOW_RUN = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    import paper_checks.__main__ as cli
+    from paper_checks.record import Measured, Record, printed
+
+    def slow():
+        Path(sys.argv[1], "ready").write_text("")
+        time.sleep(60)
+        return Measured(2.0)
+
+    cli.REGISTRY = (
+        Record(id="grandini2020-slow", source="s", claim="c", published=printed("2.0"),
+               compute=slow, verdict="reproduced", measured=2.0),
+    )
+    sys.exit(cli.main(["--out", sys.argv[1], "--no-r"]))
+    """
+)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_stops_the_run_at_once_with_status_130_and_keeps_the_outputs(tmp_path, signum):
+    (tmp_path / "REPORT.md").write_text("previous report")
+    (tmp_path / "results.json").write_text("{}")
+    process = subprocess.Popen(
+        [sys.executable, "-c", SLOW_RUN, str(tmp_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "ready").exists():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    process.send_signal(signum)
+    _, err = process.communicate(timeout=30)  # the claim alone would take 60 s
+    assert process.returncode == 130
+    name = signal.Signals(signum).name
+    assert err.splitlines() == [
+        f"paper_checks: interrupted by {name} while checking claim 1 of 1 (grandini2020-slow); "
+        "no output was replaced"
+    ]
+    assert (tmp_path / "REPORT.md").read_text() == "previous report"
+    assert (tmp_path / "results.json").read_text() == "{}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["REPORT.md", "ready", "results.json"]
+
+
+def test_monte_carlo_distance_uses_the_run_to_run_standard_error(tmp_path, monkeypatch):
+    from paper_checks import jurman_experiments as je
+
+    fake = {
+        "n_matrices": 10,
+        "pearson_cen_mcc": -0.9,
+        "pearson_tmcc_kcen": 0.9951,
+        "pearson_tmcc_kcen_fitted": 0.9940,
+        "k_fit": {},
+    }
+    _write(tmp_path, "random_matrices", json.dumps(fake))
+    monkeypatch.setattr(summaries, "figures_dir", tmp_path)
+    missing = je.monte_carlo_distance("pearson_tmcc_kcen", 0.9941477)
+    assert "has no standard_errors['pearson_tmcc_kcen']" in missing.reason
+    assert str(tmp_path / "random_matrices" / "summary.json") in missing.reason
+
+    fake["standard_errors"] = {"pearson_tmcc_kcen": 1e-4, "pearson_tmcc_kcen_fitted": 2e-4}
+    fake["standard_errors_method"] = "batch means over 4 chunks"
+    _write(tmp_path, "random_matrices", json.dumps(fake))
+    got = je.monte_carlo_distance("pearson_tmcc_kcen", 0.9941477)
+    assert got.value == pytest.approx((0.9951 - 0.9941477) / (2**0.5 * 1e-4))
+    assert f"{(0.9940 - 0.9941477) / (2**0.5 * 2e-4):+.1f}" in got.detail
+    assert "batch means over 4 chunks" in got.detail
+    record = next(r for r in je.RECORDS if r.id == "arxiv2010-random-pearson-monte-carlo")
+    assert evaluate(record).verdict == DIFFERS  # 6.7 standard errors of two runs
+    fake["pearson_tmcc_kcen"] = 0.9941477 - 2 * 2**0.5 * 1e-4
+    _write(tmp_path, "random_matrices", json.dumps(fake))
+    within = evaluate(record)
+    assert within.measured == pytest.approx(2.0)
+    assert within.verdict == REPRODUCED
+
+    fake["standard_errors"]["pearson_tmcc_kcen"] = -1
+    _write(tmp_path, "random_matrices", json.dumps(fake))
+    assert "is not a positive number" in je.monte_carlo_distance("pearson_tmcc_kcen", 0.99).reason
