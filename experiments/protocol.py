@@ -261,6 +261,18 @@ READINGS = (
         cen_base="2N",
     ),
     Reading(
+        "rho-per-row+k-refitted",
+        "One ρ per row (raises the SD of the ratio), k(N) refitted (brings its mean to 1).",
+        (("rho_scope", "row"),),
+        k_refitted=True,
+    ),
+    Reading(
+        "cen-base-2N+k-refitted",
+        "CEN to base 2N (raises the SD of the ratio), k(N) refitted.",
+        cen_base="2N",
+        k_refitted=True,
+    ),
+    Reading(
         "rho-per-entry+k-refitted",
         "One ρ per off-diagonal entry, k(N) refitted.",
         (("rho_scope", "entry"),),
