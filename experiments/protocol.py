@@ -75,6 +75,15 @@ TARGETS = {
     "ci95_low": Target(_LO, SE_MEAN_PRINTED, "1.000328"),
     "ci95_high": Target(_HI, SE_MEAN_PRINTED, "1.000711"),
 }
+#: Short names of the statistics, for the figure.
+LABELS = {
+    "pearson_tmcc_kcen": "r(tMCC, k·CEN)",
+    "consistency_tmcc_kcen": "consistency(tMCC, k·CEN)",
+    "mean_ratio": "mean tMCC/(k·CEN)",
+    "sd_ratio": "SD of tMCC/(k·CEN)",
+    "ci95_low": "95% interval, lower end",
+    "ci95_high": "95% interval, upper end",
+}
 #: Every statistic reported per reading: the targets, and r(CEN, MCC) (no printed number).
 STATISTICS = (*TARGETS, "pearson_cen_mcc")
 
@@ -562,6 +571,12 @@ def run(
         ]
     )
     closest, sentence = verdict(overview)
+    compared = table[table["statistic"].isin(list(TARGETS))]
+    nearest = compared.loc[compared["distance"].abs().groupby(compared["statistic"]).idxmin()]
+    closest_per_statistic = {
+        row.statistic: {"reading": row.reading, "distance": row.distance}
+        for row in nearest.itertuples()
+    }
     summary = {
         "n_matrices": n,
         "seed": seed,
@@ -571,6 +586,7 @@ def run(
         "readings": per_reading,
         "se_validation": validation,
         "closest": closest,
+        "closest_per_statistic": closest_per_statistic,
         "reproducing_all": overview.loc[
             overview["max_abs_distance"] <= THRESHOLD, "reading"
         ].tolist(),
@@ -610,9 +626,14 @@ def plot(table: pd.DataFrame) -> Figure:
             ax.errorbar(d, y, xerr=1.0, fmt="o", ms=3, capsize=0)
             ax.set_xscale("symlog", linthresh=THRESHOLD)
             ax.set(
-                title=f"{stat} (published {TARGETS[stat].value:.7g})",
+                title=f"{LABELS[stat]}\npublished {TARGETS[stat].value:.7g}",
                 xlabel="distance (combined SE)",
             )
+            span = max(np.nanmax(np.abs(d)), THRESHOLD) if np.isfinite(d).any() else THRESHOLD
+            ticks = [0.0, *(t for t in (3, 10, 100, 1_000, 10_000) if t <= 1.5 * span)]
+            ax.set_xticks([-t for t in ticks[:0:-1]] + ticks)
+            ax.xaxis.set_major_formatter("{x:g}")
+            ax.tick_params(axis="x", labelrotation=60)
             ax.set_yticks(y, names)
         axes[0, 0].invert_yaxis()  # shared: the first reading on top in every panel
     return fig

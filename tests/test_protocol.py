@@ -13,6 +13,8 @@ import cenmcc
 from experiments import protocol, random_matrices
 from experiments.__main__ import main
 from experiments.random_matrices import PaperGenerator
+from paper_checks import protocol_checks
+from paper_checks.record import evaluate
 
 N, SEED = 3_000, 7
 SETTINGS = {"n": N, "seed": SEED, "n_resamples": 99, "chunk_size": 1_000, "jobs": 1, "quiet": True}
@@ -233,3 +235,11 @@ def test_command_writes_outputs(tmp_path):
         == r["k-log2"]["statistics"]["pearson_cen_mcc"]
     )
     assert r["printed"]["statistics"]["mean_ratio"] < r["k-log2"]["statistics"]["mean_ratio"]
+
+
+@pytest.mark.parametrize("record", protocol_checks.RECORDS, ids=lambda r: r.id)
+def test_paper_checks_records_as_recorded(record):
+    """The records read figures/protocol/summary.json and give their recorded verdict."""
+    outcome = evaluate(record)
+    assert outcome.verdict == record.verdict
+    assert outcome.as_recorded
