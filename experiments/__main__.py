@@ -44,6 +44,7 @@ COMMANDS = {
     "discriminancy": "experiments.discriminancy",
     "binary": "experiments.binary_exhaustive",
     "random-matrices": "experiments.random_matrices",
+    "protocol": "experiments.protocol",
 }
 
 #: The commands ``all`` runs, in order, with their defaults (the papers' settings).

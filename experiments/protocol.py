@@ -1,0 +1,741 @@
+"""Protocol sensitivity: which reading of the random-matrix protocol gives the printed numbers.
+
+Jurman & Furlanello (2010), Sec. 2, and Jurman, Riccadonna & Furlanello (2012) print, for their
+200,000 random matrices, r(tMCC, k·CEN) = 0.9941477, a degree of consistency of 1 - 10⁻⁷, and a
+mean tMCC/(k·CEN) of 1.000508 with the 95% bootstrap Student interval (1.000328, 1.000711),
+which implies an SD of the ratio of about 0.044 at n = 200,000. The protocol as printed
+(:mod:`experiments.random_matrices`) gives other values. This experiment reruns the
+simulation under a grid of readings (:data:`READINGS`), each a named deviation from the printed
+text (how N is drawn, where ρ applies, the integer ranges, the logarithm of k(N), the first line
+of Eq. (3), the base of CEN's logarithm, k refitted, the interval, the tie rule), on the same
+chunked deterministic engine (:mod:`experiments.simulation`), and measures the distance of each
+statistic from its published value in combined standard errors (:func:`distances`).
+
+``python -m experiments protocol`` writes to ``figures/protocol/``: ``readings.csv`` and
+``readings.md`` (one row per reading and statistic), ``protocol.png``/``.pdf``, ``timing.json``
+and, last, ``summary.json`` (every reading's statistics, how each standard error is obtained,
+the check of the batch standard errors against independent seeds, the closest reading and the
+verdict).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import time
+from statistics import NormalDist
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+import cenmcc
+
+from .cli import add_output_arguments, add_parallel_arguments, add_seed_argument
+from .outputs import markdown_table, save_figure, write_atomic, write_json, write_table
+from .paths import output_dir
+from .random_matrices import PRINTED, Config
+from .simulation import Result, standard_measures
+from .simulation import run as run_simulation
+from .streaming import Moments
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+NAME = "protocol"
+
+#: Number of matrices of the published run.
+N_PRINTED = 200_000
+#: A published value is reproduced when within this many combined standard errors.
+THRESHOLD = 3.0
+
+
+class Target(NamedTuple):
+    """A published value, its own Monte Carlo standard error (None: not stated) and its text."""
+
+    value: float
+    se: float | None
+    text: str
+
+
+_LO, _HI = PRINTED["ci95_student"]
+#: Standard error of the published mean ratio implied by its 95% interval (half-width / z_0.975).
+SE_MEAN_PRINTED = (_HI - _LO) / 2 / NormalDist().inv_cdf(0.975)
+
+#: The published values, Sec. 2 of Jurman & Furlanello (2010) (the journal prints the same ratio
+#: and interval). The SD of the ratio is not printed: it is the one the interval implies.
+TARGETS = {
+    "pearson_tmcc_kcen": Target(PRINTED["pearson_tmcc_kcen"], None, "0.9941477"),
+    "consistency_tmcc_kcen": Target(PRINTED["consistency_tmcc_kcen"], None, "1 - 10⁻⁷"),
+    "mean_ratio": Target(PRINTED["mean_ratio_tmcc_kcen"], SE_MEAN_PRINTED, "1.000508"),
+    "sd_ratio": Target(
+        SE_MEAN_PRINTED * math.sqrt(N_PRINTED), None, "implied by the interval at n = 200,000"
+    ),
+    "ci95_low": Target(_LO, SE_MEAN_PRINTED, "1.000328"),
+    "ci95_high": Target(_HI, SE_MEAN_PRINTED, "1.000711"),
+}
+#: Short names of the statistics, for the figure.
+LABELS = {
+    "pearson_tmcc_kcen": "r(tMCC, k·CEN)",
+    "consistency_tmcc_kcen": "consistency(tMCC, k·CEN)",
+    "mean_ratio": "mean tMCC/(k·CEN)",
+    "sd_ratio": "SD of tMCC/(k·CEN)",
+    "ci95_low": "95% interval, lower end",
+    "ci95_high": "95% interval, upper end",
+}
+#: Every statistic reported per reading: the targets, and r(CEN, MCC) (no printed number).
+STATISTICS = (*TARGETS, "pearson_cen_mcc")
+
+#: How each standard error is obtained (written into the summary).
+SE_METHOD = (
+    "se_run: batch means over the run's full chunks (each chunk an independent replicate of "
+    "chunk_size matrices from its own seed): SD of the chunk statistic times "
+    "sqrt(chunk_size / n); for the interval's ends, the mean ratio's. se_published: the "
+    "published value's own Monte Carlo error: for the mean ratio and the interval's ends, the "
+    "half-width of the printed interval over z_0.975; otherwise (not stated) that of a run of "
+    "the same reading at the authors' n, se_run * sqrt(n / 200,000). Combined SE = "
+    "sqrt(se_run² + se_published²) (the difference of two runs: sqrt(2) se_run at n = 200,000); "
+    "distance = (measured - published) / combined SE; reproduced when |distance| <= 3."
+)
+
+K_LOGS = {"e": math.e, "2": 2.0, "10": 10.0}
+EQ3_LINES = ("journal", "preprint")
+CEN_BASES = ("2N-2", "2N", "N")
+INTERVALS = ("student", "percentile", "bca")
+TIE_RULES = ("excluded", "half")
+
+
+def _cen_base(name: str, K: int) -> float:
+    return {"2N-2": 2.0 * K - 2.0, "2N": 2.0 * K, "N": float(K)}[name]
+
+
+@dataclasses.dataclass(frozen=True)
+class LogBaseK:
+    """k(N) of Eq. (3) with its logarithm read to ``base``: ``a (1 + b/log_β N + c/log_β² N)``.
+
+    Since ``1/log_β N = ln β / ln N``, this is :func:`cenmcc.k_factor` with ``b ln β`` and
+    ``c ln² β``.
+    """
+
+    base: float
+
+    def __call__(self, K):
+        ln_base = math.log(self.base)
+        a, b, c = cenmcc.K_PAPER
+        return cenmcc.k_factor(K, a, b * ln_base, c * ln_base**2)
+
+
+@dataclasses.dataclass(frozen=True)
+class ReadingMeasures:
+    """CEN, MCC and tMCC of a validated stack under a reading of Eq. (1) and Eq. (3).
+
+    ``eq3="preprint"``: tMCC from the preprint's first line of Eq. (3),
+    ``(1 - MCC)(1 + log_{2N-2}(Σ_ij C_ij / N))(1 - 1/N)``; ``"journal"``: :func:`cenmcc.tmcc`.
+    ``cen_base``: CEN with logarithms to base 2N - 2 (printed), 2N or N, i.e.
+    ``cenmcc.cen · ln(2N - 2) / ln(base)``.
+    """
+
+    eq3: str
+    cen_base: str
+
+    def __call__(self, m: cenmcc.Counts) -> dict[str, np.ndarray]:
+        K = m.n_classes
+        cen = cenmcc.cen(m) * (math.log(2.0 * K - 2.0) / math.log(_cen_base(self.cen_base, K)))
+        mcc = cenmcc.mcc(m)
+        if self.eq3 == "journal":
+            tmcc = cenmcc.tmcc(m)
+        else:
+            log_term = np.log(m.total / K) / math.log(2.0 * K - 2.0)
+            tmcc = (1.0 - mcc) * (1.0 + log_term) * (1.0 - 1.0 / K)
+        return {"CEN": cen, "MCC": mcc, "tMCC": tmcc}
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """One reading of the printed protocol: a named deviation from the text (defaults: printed).
+
+    Attributes
+    ----------
+    name, description : str
+    generator : tuple of (str, value) pairs
+        Changes to :class:`experiments.random_matrices.Config` (how the matrices are drawn).
+    k_log : {"e", "2", "10"}
+        The base of the logarithm written "log" in k(N) (natural as printed in the code's reading).
+    eq3 : {"journal", "preprint"}
+        Which first line of Eq. (3) defines tMCC (:class:`ReadingMeasures`).
+    cen_base : {"2N-2", "2N", "N"}
+        The base of CEN's logarithm.
+    k_refitted : bool
+        Statistics with k(N) refitted to the run instead of the printed constants.
+    interval : {"student", "percentile", "bca"}
+        The bootstrap interval of the mean ratio (bootstrap-t as printed "Student").
+    ties : {"excluded", "half"}
+        Degree of consistency with tied pairs left out (Huang & Ling 2005, as printed) or
+        counted as half concordant.
+    """
+
+    name: str
+    description: str
+    generator: tuple = ()
+    k_log: str = "e"
+    eq3: str = "journal"
+    cen_base: str = "2N-2"
+    k_refitted: bool = False
+    interval: str = "student"
+    ties: str = "excluded"
+
+    def __post_init__(self):
+        choices = {
+            "k_log": (self.k_log, tuple(K_LOGS)),
+            "eq3": (self.eq3, EQ3_LINES),
+            "cen_base": (self.cen_base, CEN_BASES),
+            "interval": (self.interval, INTERVALS),
+            "ties": (self.ties, TIE_RULES),
+        }
+        for field, (value, allowed) in choices.items():
+            if value not in allowed:
+                raise ValueError(f"reading {self.name!r}: {field} must be one of {allowed}")
+        self.config()  # checks the generator's changes
+
+    def config(self, **settings) -> Config:
+        """The generator's :class:`Config` under this reading (``settings``: n, seed, ...)."""
+        return Config(**dict(self.generator), **settings)
+
+    @property
+    def k(self):
+        return cenmcc.k_factor if self.k_log == "e" else LogBaseK(K_LOGS[self.k_log])
+
+    @property
+    def measures(self):
+        if (self.eq3, self.cen_base) == ("journal", "2N-2"):
+            return standard_measures
+        return ReadingMeasures(self.eq3, self.cen_base)
+
+    @property
+    def run_key(self) -> tuple:
+        """Readings with the same key share one simulation (they differ in the analysis only)."""
+        return (self.generator, self.k_log, self.eq3, self.cen_base)
+
+
+_NUMPY_EXCLUSIVE = (("upper_inclusive", False), ("k_range", (3, 29)))
+
+#: The grid of readings, the printed one first.
+READINGS = (
+    Reading("printed", "The protocol as printed (Sec. 2 of both papers)."),
+    Reading(
+        "n-balanced",
+        "An equal number of matrices of each N (per chunk), not N uniform per matrix.",
+        (("k_scheme", "balanced"),),
+    ),
+    Reading(
+        "n-3-to-29",
+        "N uniform in 3..29 (an exclusive upper end, numpy's randint).",
+        (("k_range", (3, 29)),),
+    ),
+    Reading("rho-per-row", "One ρ per row, not per matrix.", (("rho_scope", "row"),)),
+    Reading("rho-per-entry", "One ρ per off-diagonal entry.", (("rho_scope", "entry"),)),
+    Reading("offdiag-from-0", "Off-diagonal entries from 0, not 1.", (("off_diagonal_min", 0),)),
+    Reading("diag-from-0", "Diagonal entries from 0, not 1.", (("diagonal_range", (0, 1000)),)),
+    Reading(
+        "upper-exclusive",
+        "Upper ends of the entries' ranges excluded (1..999, 1..⌊1000ρ⌋ - 1).",
+        (("upper_inclusive", False),),
+    ),
+    Reading(
+        "numpy-exclusive",
+        "Every upper end excluded, N included (numpy's randint): N in 3..29, entries as "
+        "upper-exclusive.",
+        _NUMPY_EXCLUSIVE,
+    ),
+    Reading("k-log2", "The log of k(N) read as base 2.", k_log="2"),
+    Reading("k-log10", "The log of k(N) read as base 10.", k_log="10"),
+    Reading(
+        "eq3-preprint",
+        "tMCC from the preprint's first line of Eq. (3) (Σ C_ij / N).",
+        eq3="preprint",
+    ),
+    Reading("cen-base-2N", "CEN's logarithm to base 2N (a slip for 2N - 2).", cen_base="2N"),
+    Reading("cen-base-N", "CEN's logarithm to base N.", cen_base="N"),
+    Reading(
+        "k-refitted", "k(N) refitted to the run instead of the printed constants.", k_refitted=True
+    ),
+    Reading("interval-percentile", "Percentile bootstrap interval.", interval="percentile"),
+    Reading("interval-bca", "BCa bootstrap interval.", interval="bca"),
+    Reading("ties-half", "Tied pairs counted as half concordant in the consistency.", ties="half"),
+    Reading(
+        "k-log2+cen-base-2N",
+        "k(N) with log base 2 and CEN to base 2N (both raise the mean ratio).",
+        k_log="2",
+        cen_base="2N",
+    ),
+    Reading(
+        "rho-per-row+k-refitted",
+        "One ρ per row (raises the SD of the ratio), k(N) refitted (brings its mean to 1).",
+        (("rho_scope", "row"),),
+        k_refitted=True,
+    ),
+    Reading(
+        "cen-base-2N+k-refitted",
+        "CEN to base 2N (raises the SD of the ratio), k(N) refitted.",
+        cen_base="2N",
+        k_refitted=True,
+    ),
+    Reading(
+        "rho-per-entry+k-refitted",
+        "One ρ per off-diagonal entry, k(N) refitted.",
+        (("rho_scope", "entry"),),
+        k_refitted=True,
+    ),
+    Reading(
+        "offdiag-from-0+k-refitted",
+        "Off-diagonal entries from 0, k(N) refitted.",
+        (("off_diagonal_min", 0),),
+        k_refitted=True,
+    ),
+    Reading(
+        "numpy-exclusive+k-refitted",
+        "numpy-exclusive ranges, k(N) refitted.",
+        _NUMPY_EXCLUSIVE,
+        k_refitted=True,
+    ),
+)
+READINGS_BY_NAME = {r.name: r for r in READINGS}
+
+
+# --------------------------------------------------------------------------------------------
+# Statistics of one reading
+
+
+def consistency(pairs: dict, ties: str) -> float:
+    """Degree of consistency from pair counts: ties left out, or counted half concordant."""
+    c, d = pairs["concordant"], pairs["discordant"]
+    if ties == "excluded":
+        return c / (c + d) if c + d else math.nan
+    tied = pairs["f_only"] + pairs["g_only"] + pairs["both_tied"]
+    return (c + tied / 2) / (c + d + tied)
+
+
+def _k_used(reading: Reading, result: Result):
+    if not reading.k_refitted:
+        return result.simulation.k
+    fit = result.summary["k_fit"]
+    if fit is None:
+        raise ValueError(f"reading {reading.name!r}: k cannot be refitted (too few dimensions)")
+    return lambda K: cenmcc.k_factor(K, fit["a"], fit["b"], fit["c"])
+
+
+def statistics(reading: Reading, result: Result) -> dict[str, float]:
+    """The reading's statistics of a finished run (the analysis choices applied)."""
+    s = result.summary
+    suffix = "_fitted" if reading.k_refitted else ""
+    _k_used(reading, result)  # raises if the fit is missing
+    low, high = s[f"ci95_{reading.interval}{suffix}"]
+    return {
+        "pearson_tmcc_kcen": s[f"pearson_tmcc_kcen{suffix}"],
+        "consistency_tmcc_kcen": consistency(s[f"pairs_tmcc_kcen{suffix}"], reading.ties),
+        "mean_ratio": s[f"mean_ratio_tmcc_kcen{suffix}"],
+        "sd_ratio": s[f"sd_ratio_tmcc_kcen{suffix}"],
+        "ci95_low": low,
+        "ci95_high": high,
+        "pearson_cen_mcc": s["pearson_cen_mcc"],
+    }
+
+
+#: The statistics each chunk replicates (the interval's ends take the mean ratio's SE).
+CHUNK_STATISTICS = (
+    "pearson_tmcc_kcen",
+    "consistency_tmcc_kcen",
+    "mean_ratio",
+    "sd_ratio",
+    "pearson_cen_mcc",
+)
+
+
+def chunk_statistics(K, cen, mcc, tmcc, k, ties: str) -> dict[str, float]:
+    """The statistics of one chunk's matrices (one replicate for the batch standard errors)."""
+    kcen = k(K) * cen
+    defined = cen > 0
+    ratio = tmcc[defined] / kcen[defined]
+    pairs = cenmcc.pair_counts(tmcc, kcen)._asdict()
+    return {
+        "pearson_tmcc_kcen": Moments.of(np.stack([tmcc, kcen], axis=-1)).correlation(0, 1),
+        "consistency_tmcc_kcen": consistency(pairs, ties),
+        "mean_ratio": float(ratio.mean()),
+        "sd_ratio": float(ratio.std(ddof=1)),
+        "pearson_cen_mcc": Moments.of(np.stack([cen, mcc], axis=-1)).correlation(0, 1),
+    }
+
+
+def batch_standard_errors(reading: Reading, result: Result) -> dict[str, float]:
+    """Batch-means standard error of each statistic for one run (see :data:`SE_METHOD`).
+
+    For the printed k these are the engine's ``standard_errors`` (and the SD of the ratio,
+    which the engine does not give); with k refitted, the fit is held fixed.
+    """
+    sim, table = result.simulation, result.table
+    size, n_full = sim.chunk_size, sim.n_matrices // sim.chunk_size
+    k = _k_used(reading, result)
+    columns = [table[c].to_numpy() for c in ("K", "CEN", "MCC", "tMCC")]
+    replicates = [
+        chunk_statistics(*(c[j * size : (j + 1) * size] for c in columns), k, reading.ties)
+        for j in range(n_full if n_full >= 2 else 0)
+    ]
+    scale = math.sqrt(size / sim.n_matrices)
+    se = {
+        name: float(np.std([r[name] for r in replicates], ddof=1) * scale)
+        if n_full >= 2
+        else math.nan
+        for name in STATISTICS
+        if name in CHUNK_STATISTICS
+    }
+    se["ci95_low"] = se["ci95_high"] = se["mean_ratio"]
+    return se
+
+
+def distances(stats: dict, se: dict, n: int) -> list[dict]:
+    """One row per statistic: measured, its SE, the published value, its SE, the distance.
+
+    See :data:`SE_METHOD`. A statistic without a published value (r(CEN, MCC)) gets NaN.
+    """
+    rows = []
+    for name in STATISTICS:
+        target = TARGETS.get(name)
+        row = {"statistic": name, "measured": stats[name], "se": se[name]}
+        if target is None:
+            row |= dict.fromkeys(("published", "se_published", "combined_se", "distance"), math.nan)
+            row["reproduced"] = ""
+        else:
+            se_pub = target.se if target.se is not None else se[name] * math.sqrt(n / N_PRINTED)
+            combined = math.hypot(se[name], se_pub)
+            gap = stats[name] - target.value
+            distance = (
+                gap / combined
+                if combined > 0
+                else (0.0 if gap == 0 else math.copysign(math.inf, gap))
+            )
+            row |= {
+                "published": target.value,
+                "se_published": se_pub,
+                "combined_se": combined,
+                "distance": distance,
+                "reproduced": bool(abs(distance) <= THRESHOLD),
+            }
+        rows.append(row)
+    return rows
+
+
+def verdict(overview: pd.DataFrame) -> tuple[dict, str]:
+    """The closest reading (smallest largest |distance|) and the honest verdict sentence."""
+    best = overview.sort_values("max_abs_distance", kind="stable").iloc[0]
+    closest = {
+        "reading": best["reading"],
+        "max_abs_distance": float(best["max_abs_distance"]),
+        "reproduced": int(best["reproduced"]),
+        "of": len(TARGETS),
+    }
+    winners = overview.loc[overview["max_abs_distance"] <= THRESHOLD, "reading"].tolist()
+    if winners:
+        sentence = (
+            f"Reading(s) {', '.join(winners)} reproduce every published value within "
+            f"{THRESHOLD:g} combined standard errors."
+        )
+    else:
+        sentence = (
+            f"No reading comes within {THRESHOLD:g} standard errors of all {len(TARGETS)} "
+            f"published values; the closest, {closest['reading']}, reproduces "
+            f"{closest['reproduced']} of them, its largest distance "
+            f"{closest['max_abs_distance']:.3g} standard errors."
+        )
+    return closest, sentence
+
+
+# --------------------------------------------------------------------------------------------
+# The experiment
+
+
+def simulate(
+    reading: Reading,
+    n: int,
+    seed: int,
+    *,
+    n_resamples: int = 999,
+    chunk_size: int = 10_000,
+    **parallel,
+) -> Result:
+    """Run the simulation of one reading (every matrix's measures kept, for the batch SEs)."""
+    config = reading.config(n_matrices=n, seed=seed, n_resamples=n_resamples, chunk_size=chunk_size)
+    sim = config.simulation(k=reading.k, measures=reading.measures, keep_table=True)
+    return run_simulation(sim, **parallel)
+
+
+def validate_standard_errors(printed: dict, n: int, seeds, n_validation: int, **settings) -> dict:
+    """Compare the batch SEs of the printed reading with the spread of independent seeds.
+
+    Each seed runs the printed reading at ``n_validation`` matrices; the SD of a statistic over
+    the seeds, times ``sqrt(n_validation / n)``, estimates its run-to-run SD at n.
+    """
+    reading = READINGS_BY_NAME["printed"]
+    values = [statistics(reading, simulate(reading, n_validation, s, **settings)) for s in seeds]
+    scale = math.sqrt(n_validation / n)
+    out = {}
+    for name in CHUNK_STATISTICS:
+        seed_sd = float(np.std([v[name] for v in values], ddof=1) * scale)
+        out[name] = {
+            "batch_se": printed[name],
+            "seed_sd": seed_sd,
+            "ratio": seed_sd / printed[name] if printed[name] > 0 else math.nan,
+        }
+    return {
+        "seeds": list(seeds),
+        "n_per_seed": n_validation,
+        "method": "SD over the seeds of the printed reading at n_per_seed matrices, times "
+        "sqrt(n_per_seed / n), against the batch-means SE of the main run at n",
+        "statistics": out,
+    }
+
+
+def run(
+    readings=READINGS,
+    *,
+    n: int = N_PRINTED,
+    seed: int = 0,
+    n_resamples: int = 999,
+    validation_seeds: int = 5,
+    validation_n: int | None = None,
+    **parallel,
+) -> tuple[pd.DataFrame, dict, dict]:
+    """Run every reading (sharing simulations where only the analysis differs); timed.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        Tidy: one row per reading and statistic (:func:`distances`).
+    summary : dict
+    timing : dict
+    """
+    import pandas as pd
+
+    start, cpu = time.perf_counter(), time.process_time()
+    results: dict[tuple, Result] = {}
+    rows, per_reading, seconds = [], {}, {}
+    se_printed = None
+    for reading in readings:
+        t0 = time.perf_counter()
+        if reading.run_key not in results:
+            results[reading.run_key] = simulate(
+                reading, n, seed, n_resamples=n_resamples, **parallel
+            )
+        result = results[reading.run_key]
+        stats, se = statistics(reading, result), batch_standard_errors(reading, result)
+        if reading.name == "printed":
+            se_printed = se
+        reading_rows = distances(stats, se, n)
+        rows += [{"reading": reading.name, **row} for row in reading_rows]
+        compared = [r for r in reading_rows if r["statistic"] in TARGETS]
+        per_reading[reading.name] = {
+            "description": reading.description,
+            "deviation": {
+                f.name: getattr(reading, f.name)
+                for f in dataclasses.fields(reading)
+                if f.name not in ("name", "description")
+            },
+            "statistics": stats,
+            "standard_errors": se,
+            "distances": {r["statistic"]: r["distance"] for r in compared},
+            "reproduced": sum(r["reproduced"] for r in compared),
+            "max_abs_distance": max(abs(r["distance"]) for r in compared),
+        }
+        seconds[reading.name] = time.perf_counter() - t0
+    validation = None
+    if validation_seeds >= 2 and se_printed is not None:
+        t0 = time.perf_counter()
+        validation = validate_standard_errors(
+            se_printed,
+            n,
+            range(seed + 1, seed + 1 + validation_seeds),
+            validation_n or max(n // 4, 3),
+            n_resamples=n_resamples,
+            **parallel,
+        )
+        seconds["se_validation"] = time.perf_counter() - t0
+    table = pd.DataFrame(rows)
+    overview = pd.DataFrame(
+        [
+            {
+                "reading": name,
+                "reproduced": v["reproduced"],
+                "max_abs_distance": v["max_abs_distance"],
+            }
+            for name, v in per_reading.items()
+        ]
+    )
+    closest, sentence = verdict(overview)
+    compared = table[table["statistic"].isin(list(TARGETS))]
+    nearest = compared.loc[compared["distance"].abs().groupby(compared["statistic"]).idxmin()]
+    closest_per_statistic = {
+        row.statistic: {"reading": row.reading, "distance": row.distance}
+        for row in nearest.itertuples()
+    }
+    summary = {
+        "n_matrices": n,
+        "seed": seed,
+        "threshold_se": THRESHOLD,
+        "published": {name: t._asdict() for name, t in TARGETS.items()},
+        "standard_errors_method": SE_METHOD,
+        "readings": per_reading,
+        "se_validation": validation,
+        "closest": closest,
+        "closest_per_statistic": closest_per_statistic,
+        "reproducing_all": overview.loc[
+            overview["max_abs_distance"] <= THRESHOLD, "reading"
+        ].tolist(),
+        "verdict": sentence,
+    }
+    timing = {
+        "wall_seconds": time.perf_counter() - start,
+        "main_process_cpu_seconds": time.process_time() - cpu,
+        "simulations": len(results),
+        "seconds_per_reading": seconds,
+        **{k: v for k, v in parallel.items() if k in ("jobs", "backend")},
+    }
+    return table, summary, timing
+
+
+# --------------------------------------------------------------------------------------------
+# Figure and outputs
+
+
+def plot(table: pd.DataFrame) -> Figure:
+    """Each reading's distance from each published value, in combined standard errors.
+
+    One panel per published statistic; 0 is the published value, the shaded band ±3 combined
+    SEs, the bars ±1; a symmetric-log axis, linear within ±3.
+    """
+    from . import plotting
+
+    names = list(dict.fromkeys(table["reading"]))
+    y = np.arange(len(names))
+    fig, axes = plotting.subplots(2, 3, width=3.6, height=0.22 * len(names) + 1.2, sharey=True)
+    with plotting.style():
+        for ax, stat in zip(axes.flat, TARGETS, strict=True):
+            rows = table[table["statistic"] == stat].set_index("reading").loc[names]
+            d = rows["distance"].to_numpy(dtype=float)
+            ax.axvspan(-THRESHOLD, THRESHOLD, color="0.85", zorder=0)
+            ax.axvline(0, color="0.3", lw=0.8)
+            ax.errorbar(d, y, xerr=1.0, fmt="o", ms=3, capsize=0)
+            ax.set_xscale("symlog", linthresh=THRESHOLD)
+            ax.set(
+                title=f"{LABELS[stat]}\npublished {TARGETS[stat].value:.7g}",
+                xlabel="distance (combined SE)",
+            )
+            span = max(np.nanmax(np.abs(d)), THRESHOLD) if np.isfinite(d).any() else THRESHOLD
+            ticks = [0.0, *(t for t in (3, 10, 100, 1_000, 10_000) if t <= 1.5 * span)]
+            ax.set_xticks([-t for t in ticks[:0:-1]] + ticks)
+            ax.xaxis.set_major_formatter("{x:g}")
+            ax.tick_params(axis="x", labelrotation=60)
+            ax.set_yticks(y, names)
+        axes[0, 0].invert_yaxis()  # shared: the first reading on top in every panel
+    return fig
+
+
+def write_outputs(table: pd.DataFrame, summary: dict, timing: dict, out) -> None:
+    """CSV, Markdown, the figure, the timing and, last, the summary."""
+    import pandas as pd
+
+    from . import plotting
+
+    write_table(out / "readings.csv", table)
+    overview = pd.DataFrame(
+        [
+            {
+                "reading": name,
+                "description": v["description"],
+                "reproduced": f"{v['reproduced']} of {len(TARGETS)}",
+                "max |distance|": v["max_abs_distance"],
+            }
+            for name, v in summary["readings"].items()
+        ]
+    )
+    text = "\n\n".join(
+        [
+            f"# Protocol readings: n = {summary['n_matrices']:,}, seed {summary['seed']}",
+            summary["verdict"],
+            markdown_table(overview),
+            SE_METHOD,
+            markdown_table(table, floatfmt=".7g"),
+        ]
+    )
+    write_atomic(out / "readings.md", lambda tmp: tmp.write_text(text + "\n"))
+    fig = plot(table)
+    for suffix in (".png", ".pdf"):
+        save_figure(fig, out / f"protocol{suffix}")
+    plotting.close(fig)
+    write_json(out / "timing.json", timing)
+    write_json(out / "summary.json", summary)
+
+
+# --------------------------------------------------------------------------------------------
+# Command line
+
+
+def _reading_names(text: str) -> tuple[Reading, ...]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in READINGS_BY_NAME]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown readings {unknown}; choose from {list(READINGS_BY_NAME)}"
+        )
+    return tuple(READINGS_BY_NAME[n] for n in names)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--n", type=int, default=N_PRINTED, help="matrices per reading")
+    parser.add_argument("--resamples", type=int, default=999, help="bootstrap resamples")
+    parser.add_argument(
+        "--readings",
+        type=_reading_names,
+        default=READINGS,
+        help="comma-separated reading names (default: all)",
+    )
+    parser.add_argument(
+        "--validation-seeds",
+        type=int,
+        default=5,
+        help="extra seeds of the printed reading that check the batch SEs (0: none)",
+    )
+    parser.add_argument(
+        "--validation-n", type=int, default=None, help="matrices per extra seed (default n/4)"
+    )
+    add_seed_argument(parser)
+    add_parallel_arguments(parser)
+    add_output_arguments(parser)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the grid at the command line's settings, write every output, report."""
+    table, summary, timing = run(
+        args.readings,
+        n=args.n,
+        seed=args.seed,
+        n_resamples=args.resamples,
+        validation_seeds=args.validation_seeds,
+        validation_n=args.validation_n,
+        jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        quiet=args.quiet,
+    )
+    out = output_dir(args.out, NAME)
+    write_outputs(table, summary, timing, out)
+    for name, v in summary["readings"].items():
+        print(
+            f"{name:28s} reproduced {v['reproduced']}/{len(TARGETS)}  "
+            f"max |d| {v['max_abs_distance']:.3g}"
+        )
+    print(summary["verdict"])
+    print(
+        f"{timing['wall_seconds']:.1f} s wall, {timing['main_process_cpu_seconds']:.1f} s CPU "
+        f"(main process); outputs in {out}"
+    )
+    return 0
