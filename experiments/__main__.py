@@ -48,7 +48,7 @@ COMMANDS = {
 }
 
 #: The commands ``all`` runs, in order, with their defaults (the papers' settings).
-ALL = ("families", "discriminancy", "binary", "random-matrices")
+ALL = ("families", "discriminancy", "binary", "random-matrices", "protocol")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -31,7 +31,7 @@ import numpy as np
 
 import cenmcc
 
-from .cli import add_output_arguments, add_parallel_arguments, add_seed_argument
+from .cli import add_output_arguments, add_parallel_arguments, add_seed_argument, positive_int
 from .outputs import markdown_table, save_figure, write_atomic, write_json, write_table
 from .paths import output_dir
 from .random_matrices import PRINTED, Config
@@ -679,23 +679,23 @@ def write_outputs(table: pd.DataFrame, summary: dict, timing: dict, out) -> None
 # Command line
 
 
-def _reading_names(text: str) -> tuple[Reading, ...]:
+def _reading_names(text: str) -> tuple[str, ...]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in READINGS_BY_NAME]
     if unknown or not names:
         raise argparse.ArgumentTypeError(
             f"unknown readings {unknown}; choose from {list(READINGS_BY_NAME)}"
         )
-    return tuple(READINGS_BY_NAME[n] for n in names)
+    return tuple(names)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--n", type=int, default=N_PRINTED, help="matrices per reading")
-    parser.add_argument("--resamples", type=int, default=999, help="bootstrap resamples")
+    parser.add_argument("--n", type=positive_int, default=N_PRINTED, help="matrices per reading")
+    parser.add_argument("--resamples", type=positive_int, default=999, help="bootstrap resamples")
     parser.add_argument(
         "--readings",
         type=_reading_names,
-        default=READINGS,
+        default=tuple(READINGS_BY_NAME),
         help="comma-separated reading names (default: all)",
     )
     parser.add_argument(
@@ -715,7 +715,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Run the grid at the command line's settings, write every output, report."""
     table, summary, timing = run(
-        args.readings,
+        tuple(READINGS_BY_NAME[name] for name in args.readings),
         n=args.n,
         seed=args.seed,
         n_resamples=args.resamples,

@@ -32,7 +32,8 @@ import numpy as np
 
 import cenmcc
 
-from .cli import add_output_arguments, add_parallel_arguments, add_seed_argument
+from . import resources
+from .cli import add_output_arguments, add_parallel_arguments, add_seed_argument, positive_int
 from .outputs import markdown_table, save_figure, write_atomic, write_json, write_table
 from .paths import output_dir
 from .simulation import Result, Simulation
@@ -393,12 +394,17 @@ def plot_k(per_k: pd.DataFrame, summary: dict) -> Figure:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = Config()
-    parser.add_argument("--n", type=int, default=defaults.n_matrices, help="number of matrices")
     parser.add_argument(
-        "--resamples", type=int, default=defaults.n_resamples, help="bootstrap resamples"
+        "--n", type=positive_int, default=defaults.n_matrices, help="number of matrices"
     )
     parser.add_argument(
-        "--chunk-size", type=int, default=defaults.chunk_size, help="matrices per chunk (task)"
+        "--resamples", type=positive_int, default=defaults.n_resamples, help="bootstrap resamples"
+    )
+    parser.add_argument(
+        "--chunk-size",
+        type=positive_int,
+        default=defaults.chunk_size,
+        help="matrices per chunk (task)",
     )
     parser.add_argument(
         "--table",
@@ -408,6 +414,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_seed_argument(parser, default=defaults.seed)
     add_parallel_arguments(parser)
     add_output_arguments(parser)
+
+
+#: Bytes kept per matrix: K (4) and CEN, MCC, tMCC (8 each), and the exact pair counts'
+#: working arrays (about 5 arrays of 8 bytes); with --table, ACC and the kept measures again.
+BYTES_PER_MATRIX = 28 + 40
+BYTES_PER_TABLE_ROW = 40
+
+
+def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse, before any work, settings the Config rejects or a run that would not fit."""
+    try:
+        Config(n_matrices=args.n, n_resamples=args.resamples, chunk_size=args.chunk_size)
+    except (ValueError, TypeError) as err:
+        parser.error(f"argument --n/--resamples/--chunk-size: {err}")
+    per_matrix = BYTES_PER_MATRIX + (BYTES_PER_TABLE_ROW if args.table else 0)
+    try:
+        resources.require_memory(args.n * per_matrix, f"--n {args.n}")
+    except ValueError as err:
+        parser.error(f"argument --n: {err}")
 
 
 def report(summary: dict) -> pd.DataFrame:
@@ -441,6 +466,24 @@ def report(summary: dict) -> pd.DataFrame:
     )
 
 
+def save_columns(path, table: pd.DataFrame) -> None:
+    """Write each column of ``table`` as an uncompressed ``.npy`` member of the zip ``path``.
+
+    NumPy's ``.npz`` layout (``numpy.load`` reads it), with a fixed member date so that reruns
+    write the same bytes.
+    """
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for name in table.columns:
+            buffer = io.BytesIO()
+            np.save(buffer, table[name].to_numpy())
+            archive.writestr(
+                zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0)), buffer.getvalue()
+            )
+
+
 def write_outputs(result: Result, timing: dict, out) -> None:
     """Write the summary, timing, per-K table, figures and (if kept) the per-matrix table."""
     from . import plotting
@@ -452,12 +495,7 @@ def write_outputs(result: Result, timing: dict, out) -> None:
             save_figure(fig, out / f"{name}{suffix}")
         plotting.close(fig)
     if result.table is not None:
-        columns = {c: result.table[c].to_numpy() for c in result.table.columns}
-        def save(tmp):
-            with tmp.open("wb") as file:  # a file object: np.savez would append ".npz" to a name
-                np.savez(file, **columns)
-
-        write_atomic(out / "matrices.npz", save)
+        write_atomic(out / "matrices.npz", lambda tmp: save_columns(tmp, result.table))
     write_json(out / "timing.json", timing)
     write_json(out / "summary.json", result.summary)
 
@@ -485,5 +523,5 @@ def main(args: argparse.Namespace) -> int:
             f"fitted k: a={fit['a']:.5f}±{fit['a_se']:.5f}, b={fit['b']:.5f}±{fit['b_se']:.5f}, "
             f"c={fit['c']:.5f}±{fit['c_se']:.5f}"
         )
-    print(f"computation {timing['computation_seconds']:.2f} s; outputs in {out}")
+    print(f"computation {timing['computation_seconds']:.2f} s")
     return 0

@@ -645,6 +645,11 @@ def summarize(
         "seed": sim.seed,
         "n_chunks": sim.n_chunks,
         "pearson_cen_mcc": combine(g.moments for g in groups.values()).correlation(0, 1),
+        # k is constant within a dimension, so r(tMCC, k·CEN) there is r(tMCC, CEN).
+        "pearson_tmcc_kcen_by_k": {
+            int(K): g.moments.correlation(0, 2) if g.moments.n >= 3 else math.nan
+            for K, g in groups.items()
+        },
     }
     compared = {"cen_mcc": (cen, -mcc)}
     for suffix, k in ks.items():

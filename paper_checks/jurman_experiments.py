@@ -692,12 +692,15 @@ RECORDS = (
         "up to its Monte Carlo error.",
         published=within_run_to_run_spread("0.9941477"),
         compute=random_pearson_monte_carlo,
-        verdict=NOT_CHECKABLE,
-        measured=None,
+        verdict=DIFFERS,
+        measured=5.492213629256656,
         relation="<=",
-        note="Not checkable until the random-matrix summary carries standard_errors (the "
-        "run-to-run spread of independent seeds), which replaces the normal-theory (1 - r²)/√n "
-        "used before: that formula assumes normal data and overstated the distance (27 SD).",
+        reason="0.995148 is 5.5 standard errors of the difference of two runs above 0.9941477 "
+        "(SE 1.3·10⁻⁴ per run): matrices generated as described are not the authors'.",
+        note="The run-to-run SE of r at n = 200,000 is 1.3·10⁻⁴ (batch means over the run's "
+        "independent chunks; the protocol experiment checks it against extra seeds), so the "
+        "printed r is 5.5 standard errors of the difference of two runs away: about 10⁻⁴, "
+        "not the 27 SD of the normal-theory (1 - r²)/√n used before.",
     ),
     Record(
         id="plos2012-random-pearson",
@@ -767,11 +770,15 @@ RECORDS = (
         "gives, up to its Monte Carlo error.",
         published=within_run_to_run_spread("1.000508"),
         compute=random_mean_ratio_monte_carlo,
-        verdict=NOT_CHECKABLE,
-        measured=None,
+        verdict=DIFFERS,
+        measured=142.56425627865397,
         relation="<=",
-        note="Not checkable until the random-matrix summary carries standard_errors (the "
-        "run-to-run spread of independent seeds).",
+        reason="0.98875 is 143 standard errors of the difference of two runs below 1.000508 "
+        "(SE 5.8·10⁻⁵ per run).",
+        note="With the run-to-run SE of the mean ratio (5.8·10⁻⁵, batch means over independent "
+        "chunks) the printed 1.000508 is 143 standard errors of the difference of two runs "
+        "away: the printed k is too large for matrices generated as described "
+        "(plos2012-k-constant, plos2012-random-protocol-readings).",
     ),
     Record(
         id="plos2012-random-ci",
@@ -900,12 +907,12 @@ RECORDS = (
         "(tMCC ≈ k·CEN) regardless of the dimension N.",
         published=bound("r(tMCC, k·CEN) in [0.9, 1] for every N", (0.9, 1.0)),
         compute=linear_regardless_of_dimension,
-        verdict=NOT_CHECKABLE,
-        measured=None,
+        verdict=REPRODUCED,
+        measured=(0.9573769451812038, 0.9997586645368509),
         relation="in",
         note="'Strong linear' read as Pearson's r of at least 0.9 within each N (r per N from "
-        "the random-matrix run). Not checkable until its summary carries r per N "
-        "(pearson_tmcc_kcen_by_k).",
+        "the random-matrix run, pearson_tmcc_kcen_by_k): the lowest is 0.957 at N = 3, and r "
+        "rises with N.",
     ),
     Record(
         id="plos2012-discriminancy-small-samples",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import grandini, jurman, jurman_experiments, mccpost, tutorial
+from . import grandini, jurman, jurman_experiments, mccpost, protocol_checks, tutorial
 from .record import Record
 
 #: Every record: the Jurman et al. papers first (the claims without an experiment, then those
@@ -12,6 +12,7 @@ from .record import Record
 REGISTRY: tuple[Record, ...] = (
     *jurman.RECORDS,
     *jurman_experiments.RECORDS,
+    *protocol_checks.RECORDS,
     *grandini.RECORDS,
     *tutorial.RECORDS,
     *mccpost.RECORDS,

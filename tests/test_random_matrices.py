@@ -160,7 +160,7 @@ def test_dask_cluster_gives_the_loky_results(small_run):
     import distributed  # the [dask] extra, installed by the test command: never skipped
 
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
     ) as cluster:
         other, _ = rm.run(
             SMALL, backend="dask", scheduler=cluster.scheduler_address, quiet=True, keep_table=True
