@@ -788,9 +788,9 @@ RECORDS = (
         published=printed("1.000328", "1.000711", label="(1.000328, 1.000711)"),
         compute=random_ci,
         verdict=DIFFERS,
-        measured=(0.9886264572176164, 0.9888712016504121),
+        measured=(0.9886311143554205, 0.9888712449799166),
         headline=True,
-        reason="The interval follows the mean, (0.98863, 0.98887) with the printed k ((0.99992, "
+        reason="The interval follows the mean, (0.98863, 0.98887) with the printed k ((0.99993, "
         "1.00016) refitted); it is also narrower (half-width 1.2·10⁻⁴ against 1.9·10⁻⁴): the "
         "ratio spreads less here (SD 0.028) than in the authors' run (0.044).",
         note="Student read as the bootstrap-t interval; the detail gives the BCa interval and "
@@ -829,7 +829,7 @@ RECORDS = (
         ),
         compute=k_constants,
         verdict=DIFFERS,
-        measured=(1.0085940619812088, 0.12823369891616115, 0.021480139529243436),
+        measured=(1.0085940355043848, 0.1282338455983486, 0.02147995078066115),
         headline=True,
         reason="Refitted to the per-dimension means of tMCC/CEN, the constants are (1.0086, 0.128, "
         "0.021) ± (0.0004, 0.002, 0.003) with a reduced χ² of 0.68; b and c are 18 and 21 "
@@ -863,7 +863,7 @@ RECORDS = (
         measured=5.377326565143824,
         headline=True,
         reason="Over the 900 matrices, exact ties give |P|/|Q| = 3178/591 = 5.38 and float == "
-        "ties 3149/444 = 7.09 (7.27 and 7.46 for other orders of the class sizes; 5.25 without "
+        "ties 3165/435 = 7.28 (7.06 to 7.31 for other orders of the class sizes; 5.25 without "
         "the three 0/0 MCCs): none rounds to 6, though 6 lies inside the range the tie rules "
         "span (plos2012-discriminancy-243-tie-rules).",
         note="Convention: exact ties (two matrices tie when their values are mathematically "
@@ -878,10 +878,10 @@ RECORDS = (
         published=ABOUT_6,
         compute=discriminancy_243_tie_rules,
         verdict=REPRODUCED,
-        measured=(5.044444444444444, 7.092342342342342),
+        measured=(5.044444444444444, 7.275862068965517),
         relation="covers",
         note="The figure depends on the tie rule: exact, relative 1e-9 and rounding to 6-10 "
-        "decimals give 5.38, float == 7.09, rounding to 4 decimals 5.04 (another "
+        "decimals give 5.38, float == 7.28, rounding to 4 decimals 5.04 (another "
         "implementation's float values gave 3156/457 = 6.91). 6 is inside that range, so "
         "'about 6' is plausible for some float tie rule, but not reproducible to the rule.",
     ),
