@@ -160,10 +160,6 @@ class Config:
                 raise ValueError(message)
         self.simulation()  # checks n_matrices, chunk_size, seed, n_resamples, confidence_level
 
-    @property
-    def n_chunks(self) -> int:
-        return self.simulation().n_chunks
-
     def simulation(self, **changes) -> Simulation:
         """This experiment as a :class:`~experiments.simulation.Simulation` (``changes`` to it)."""
         return Simulation(

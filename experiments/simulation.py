@@ -308,8 +308,7 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def _consistency(f: np.ndarray, g: np.ndarray) -> float:
-    c = cenmcc.pair_counts(f, g)
-    return c.concordant / (c.concordant + c.discordant) if c.concordant + c.discordant else math.nan
+    return _consistency_of(cenmcc.pair_counts(f, g))
 
 
 # --------------------------------------------------------------------------------------------
