@@ -83,16 +83,22 @@ def tie_groups(values, *, rtol: float = 0.0, atol: float = 0.0) -> np.ndarray:
     [0, 0, 1]
     """
     v = _check_values(values, "values")
+    return _dense_ranks(v, rtol, atol).astype(np.int64, copy=False)
+
+
+def _dense_ranks(v: np.ndarray, rtol, atol) -> np.ndarray:
+    """:func:`tie_groups` of checked values, as int32 when they fit (half the memory)."""
     rtol, atol = check_real(rtol, name="rtol", low=0), check_real(atol, name="atol", low=0)
-    order = np.argsort(v, kind="stable")
+    order = np.argsort(v)  # ranks do not depend on the order of equal values: any sort will do
     s = v[order]
-    gap = np.diff(s)
     if rtol or atol:
-        new_group = gap > atol + rtol * np.maximum(np.abs(s[1:]), np.abs(s[:-1]))
+        new_group = np.diff(s) > atol + rtol * np.maximum(np.abs(s[1:]), np.abs(s[:-1]))
     else:
-        new_group = gap != 0
-    ranks = np.empty(v.size, dtype=np.int64)
-    ranks[order] = np.concatenate(([0], np.cumsum(new_group)))
+        new_group = s[1:] != s[:-1]
+    del s
+    ranks = np.empty(v.size, dtype=_index_dtype(v.size))
+    ranks[order[:1]] = 0
+    ranks[order[1:]] = np.cumsum(new_group, dtype=ranks.dtype)
     return ranks
 
 
@@ -110,24 +116,39 @@ def pair_counts(f, g, *, rtol: float = 0.0, atol: float = 0.0) -> PairCounts:
     -------
     PairCounts
 
+    Notes
+    -----
+    Knight's (1966) method: the objects sorted by f, ties in f broken by g, a pair is
+    discordant exactly when it is an inversion of g; tied pairs come from the sizes of the tie
+    groups of f, of g and of (f, g). One sort of the combined ranks and one inversion count
+    (:func:`_count_inversions`); memory about 12 bytes an object beyond the inputs.
+
     Examples
     --------
     >>> pair_counts([1, 2, 3, 3], [1, 2, 2, 3])
     PairCounts(n_pairs=6, concordant=4, discordant=0, f_only=1, g_only=1, both_tied=0)
     """
-    rf = tie_groups(_check_values(f, "f"), rtol=rtol, atol=atol)
-    rg = tie_groups(_check_values(g, "g"), rtol=rtol, atol=atol)
-    if rf.size != rg.size:
-        raise ValueError(f"f and g must have the same length, got {rf.size} and {rg.size}")
-    n = rf.size
-    # Sorted by f, ties in f broken by g ascending: a pair is discordant exactly when g inverts.
-    m = int(rg.max(initial=0)) + 1
-    both = np.sort(rf * m + rg)
-    runs = np.flatnonzero(np.concatenate(([True], both[1:] != both[:-1], [True])))
+    f, g = _check_values(f, "f"), _check_values(g, "g")
+    if f.size != g.size:
+        raise ValueError(f"f and g must have the same length, got {f.size} and {g.size}")
+    n = f.size
+    rf = _dense_ranks(f, rtol, atol)
     tied_f = _tied_pairs(np.bincount(rf))
+    key = rf.astype(np.int64)
+    del rf
+    rg = _dense_ranks(g, rtol, atol)
     tied_g = _tied_pairs(np.bincount(rg))
+    m = int(rg.max(initial=0)) + 1
+    key *= m
+    key += rg
+    del rg
+    key.sort()  # by f, ties in f by g
+    runs = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1], [True])))
     tied_both = _tied_pairs(np.diff(runs))
-    discordant = _count_inversions(both % m)
+    del runs
+    np.remainder(key, m, out=key)  # g's ranks in that order
+    key = key.astype(_index_dtype(n))
+    discordant = _count_inversions(key, overwrite=True)
     n_pairs = n * (n - 1) // 2
     return PairCounts(
         n_pairs=n_pairs,
@@ -228,39 +249,60 @@ def _tied_pairs(sizes: np.ndarray) -> int:
     return int((sizes * (sizes - 1) // 2).sum())
 
 
-def _count_inversions(x: np.ndarray) -> int:
+def _index_dtype(n: int):
+    """The smaller integer type that holds every value 0..n."""
+    return np.int32 if n < 2**31 - 1 else np.int64
+
+
+def _count_inversions(x: np.ndarray, *, overwrite: bool = False) -> int:
     """Number of pairs i < j with ``x[i] > x[j]`` for non-negative integers, in O(n log max x).
 
     One pass per bit, from the highest: the elements are kept in the stable order of their
-    prefix (the bits above the current one), so a pair whose highest differing bit is b is an
-    inversion exactly when the earlier element has bit b set. At bit b every element whose bit
-    is 0 counts the 1s before it that share its prefix (two cumulative sums); then every prefix
-    group is split stably by bit b, 0s first, and the next bit is processed. Every step is a
-    vectorized pass over the array (the offline form of a Fenwick-tree count).
+    prefix (the bits above the current one), in groups of equal prefix, so a pair whose highest
+    differing bit is b is an inversion exactly when, at bit b, the earlier element of the pair
+    has the bit set (the offline form of a Fenwick-tree count; Knuth, TAOCP vol. 3, 5.1.1).
+
+    At bit b, with ``w_i`` the set bits before element i in its group, the inversions are the
+    sum of ``w_i`` over the elements whose bit is 0. Then each group is split stably by bit b, zeros
+    first: a zero at i moves to ``i - w_i``, a one to ``s_g + z_g + w_i`` (``s_g`` the group's
+    start, ``z_g`` its zeros). Every step is a vectorized pass, in 32-bit integers when they
+    suffice; ``overwrite`` lets it work in ``x`` (when ``x`` has that type).
     """
     n = x.size
     if n < 2:
         return 0
-    index = np.int32 if n < 2**31 - 1 else np.int64
-    v = x.astype(np.int64)
-    positions = np.arange(n, dtype=index)
-    ones = np.zeros(n + 1, dtype=index)  # ones[i]: elements before position i with the bit set
-    first = np.empty(n, dtype=bool)
-    first[0] = True
+    top = int(x.max())
+    dtype = _index_dtype(max(n, top))
+    v = x if overwrite and x.dtype == dtype else x.astype(dtype)
+    index = np.arange(n, dtype=dtype)
+    ones = np.zeros(n + 1, dtype=dtype)
+    bit = np.empty(n, dtype=dtype)
+    moved = np.empty_like(v)
+    starts = np.zeros(1, dtype=dtype)
     total = 0
-    for b in range(int(v.max()).bit_length() - 1, -1, -1):
-        prefix = v >> (b + 1)
-        np.not_equal(prefix[1:], prefix[:-1], out=first[1:])
-        starts = np.flatnonzero(first).astype(index)
-        ends = np.append(starts[1:], index(n))
-        group = np.cumsum(first, dtype=index) - 1
-        bit = ((v >> b) & 1).astype(bool)
+    for b in range(top.bit_length() - 1, -1, -1):
+        np.right_shift(v, b, out=bit)
+        np.bitwise_and(bit, 1, out=bit)
         np.cumsum(bit, out=ones[1:])
-        start = starts[group]
-        ones_before = ones[:-1] - ones[start]
-        total += int(ones_before[~bit].sum(dtype=np.int64))
-        zeros = (ends - starts - (ones[ends] - ones[starts]))[group]
-        moved = np.empty_like(v)
-        moved[np.where(bit, start + zeros + ones_before, positions - ones_before)] = v
-        v = moved
+        sizes = np.diff(starts, append=dtype(n))
+        o = ones[starts]
+        z = sizes - (ones[starts + sizes] - o)
+        w = ones[:-1] - np.repeat(o, sizes)
+        del o
+        np.multiply(w, bit, out=moved)  # moved is free until the move: w of the ones
+        total += int(w.sum(dtype=np.int64)) - int(moved.sum(dtype=np.int64))
+        if b == 0:
+            break  # every pair is counted; no need to split the groups
+        # Destination i - w, plus bit * (s + z + w - (i - w)) for a one.
+        to = np.subtract(index, w, out=ones[1:])  # ones[1:] is free until the next bit
+        w += w
+        w += np.repeat(starts + z, sizes)
+        w -= index
+        w *= bit
+        to += w
+        del w
+        moved[to] = v
+        v, moved = moved, v
+        split = np.stack([starts, starts + z], axis=1).ravel()
+        starts = split[np.stack([z > 0, z < sizes], axis=1).ravel()]
     return total

@@ -9,6 +9,7 @@ several (``--scheduler`` needs ``--backend dask``) and whether the scheduler ans
 from __future__ import annotations
 
 import argparse
+import decimal
 import importlib.util
 import math
 import socket
@@ -23,10 +24,18 @@ CONNECT_TIMEOUT = 3.0
 
 
 def _integer(text: str) -> int:
+    """An integer: written out (``20000000``, ``20_000_000``) or exactly as ``2e7``."""
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        pass
+    try:
+        value = decimal.Decimal(text.strip())
+    except decimal.InvalidOperation:
+        value = None
+    if value is None or not value.is_finite() or value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
+    return int(value)
 
 
 def positive_int(text: str) -> int:

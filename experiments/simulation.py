@@ -622,8 +622,9 @@ def summarize(
 ) -> tuple[dict, pd.DataFrame]:
     """Every statistic of a run, for the simulation's k and for k refitted to the run.
 
-    ``parallel`` (``jobs``, ``backend``, ``scheduler``, ``quiet``) runs the exact pair counts
-    (:func:`experiments.pairs.pair_counts`).
+    ``columns`` holds the per-matrix values (:func:`reduce`); without ``keep_table`` its MCC
+    is dropped once counted, to free its memory. ``parallel`` (``jobs``, ``backend``,
+    ``scheduler``, ``quiet``) runs the exact pair counts (:func:`experiments.pairs.pair_counts`).
 
     Returns
     -------
@@ -638,7 +639,7 @@ def summarize(
     ks = {"": sim.k}
     if fit is not None:
         ks["_fitted"] = lambda K: cenmcc.k_factor(K, fit["a"], fit["b"], fit["c"])
-    K, cen, mcc, tmcc = (columns[c] for c in ("K", *MEASURES))
+    cen = columns["CEN"]
     summary: dict = {
         "n_matrices": sim.n_matrices,
         "seed": sim.seed,
@@ -650,11 +651,11 @@ def summarize(
             for K, g in groups.items()
         },
     }
-    compared = {"cen_mcc": (cen, -mcc)}
-    for suffix, k in ks.items():
-        compared[f"tmcc_kcen{suffix}"] = (tmcc, k(K) * cen)
-    for key, (f, g) in compared.items():
+    for key, f, g, negated in _comparisons(sim, ks, columns):
         counts = pairs.pair_counts(f, g, **parallel)
+        del f, g
+        if negated:
+            counts = counts._replace(concordant=counts.discordant, discordant=counts.concordant)
         summary |= {
             f"consistency_{key}": _consistency_of(counts),
             f"ties_{key}": counts.f_only + counts.g_only + counts.both_tied,
@@ -701,6 +702,30 @@ def summarize(
         "ties_rule": "exact equality of the float64 values; ties_* = pairs tied in either",
     }
     return summary, per_k
+
+
+def _comparisons(sim: Simulation, ks: dict, columns: dict):
+    """The pairs of measures whose pair counts are summarized: ``(key, f, g, negated)``.
+
+    CEN falls as MCC rises, so (CEN, -MCC) is counted as (CEN, MCC) with concordant and
+    discordant swapped (``negated``). Without ``keep_table`` the MCC column is dropped once
+    counted, and each k·CEN exists only while its pairs are counted (8 bytes a matrix each).
+    """
+    K, cen, tmcc = columns["K"], columns["CEN"], columns["tMCC"]
+    mcc = columns["MCC"] if sim.keep_table else columns.pop("MCC")
+    yield "cen_mcc", cen, mcc, True
+    del mcc
+    for suffix, k in ks.items():
+        yield f"tmcc_kcen{suffix}", tmcc, _times_k(k, K, cen), False
+
+
+def _times_k(k: Callable, K: np.ndarray, cen: np.ndarray) -> np.ndarray:
+    """``k(K)·CEN`` per matrix, from a table of k over the dimensions (one array of n floats)."""
+    low = int(K.min(initial=2))
+    table = np.asarray(k(np.arange(low, int(K.max(initial=2)) + 1)), dtype=np.float64)
+    out = table[K - low]
+    out *= cen
+    return out
 
 
 def _consistency_of(counts) -> float:

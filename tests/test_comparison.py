@@ -41,6 +41,23 @@ def test_inversions_match_a_quadratic_count(x):
     assert _count_inversions(x) == expected
 
 
+@given(st.lists(st.integers(0, 2**40), max_size=200), st.integers(0, 2**62))
+def test_inversions_of_values_beyond_32_bits(x, shift):
+    x = np.array(x, dtype=np.int64) + np.int64(shift % (2**62 - 2**40))
+    expected = sum(int((x[i] > x[i + 1 :]).sum()) for i in range(len(x)))
+    assert _count_inversions(x) == expected
+
+
+def test_inversions_of_a_large_permutation_match_a_merge_count():
+    """100,000 elements (about 17 bits, groups of every size) against scipy's Kendall tau."""
+    rng = np.random.default_rng(3)
+    x = rng.permutation(100_000)
+    # For a permutation, tau = 1 - 4 inversions / (n (n - 1)).
+    n = x.size
+    tau = stats.kendalltau(np.arange(n), x).statistic
+    assert _count_inversions(x) == round((1 - tau) * n * (n - 1) / 4)
+
+
 def test_kendall_tau_b_from_the_counts_matches_scipy():
     rng = np.random.default_rng(5)
     f = rng.integers(0, 50, 20_000).astype(float)

@@ -288,3 +288,35 @@ def test_the_table_is_opt_in(tmp_path):
     argv = ["random-matrices", "--n", "300", "--resamples", "20", "--jobs", "1", "--quiet"]
     assert cli_main([*argv, "--out", str(tmp_path)]) == 0
     assert not (tmp_path / rm.NAME / "matrices.npz").exists()
+
+
+WORKER_IMPORTS = """
+import joblib
+from experiments.random_matrices import Config, run
+
+def loaded(_):
+    import sys
+    return sorted(m for m in ("pandas", "matplotlib") if m in sys.modules)
+
+run(Config(n_matrices=20_000, n_resamples=10), jobs=2, quiet=True)
+print(sorted({m for ms in joblib.Parallel(n_jobs=2)(joblib.delayed(loaded)(i) for i in range(4))
+              for m in ms}))
+"""
+
+
+def test_the_workers_import_neither_pandas_nor_matplotlib():
+    """A chunk needs numpy and cenmcc only: the workers stay small (issue 10)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER_IMPORTS],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert done.stdout.strip() == "[]"

@@ -151,6 +151,8 @@ def test_require_memory_names_the_argument_and_both_figures():
         ),
         (["families", "--seed", "-1"], "argument --seed: must be a non-negative"),
         (["random-matrices", "--seed", "x"], "argument --seed: expected an integer"),
+        (["random-matrices", "--n", "2.5e0"], "argument --n: expected an integer"),
+        (["random-matrices", "--n", "inf"], "argument --n: expected an integer"),
         (["benchmark", "--repeats", "0"], "argument --repeats: must be at least 1"),
         (["benchmark", "--sizes", "1"], "argument --sizes: must be at least 2"),
     ],
@@ -164,6 +166,13 @@ def test_bad_arguments_fail_before_anything_is_touched(tmp_path, capsys, argv, m
     assert re.search(message, capsys.readouterr().err)
     assert _contents(destination) == PREVIOUS
     assert [p.name for p in tmp_path.iterdir()] == [destination.name]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("20000000", 20_000_000), ("20_000_000", 20_000_000), ("2e7", 20_000_000)]
+)
+def test_counts_can_be_written_in_powers_of_ten(text, value):
+    assert cli.positive_int(text) == value
 
 
 def test_an_output_directory_that_cannot_be_written_is_refused(tmp_path):

@@ -98,3 +98,20 @@ def test_other_measures_and_k_change_what_is_compared():
     ).summary
     ratio = plain["mean_ratio_tmcc_kcen"] * float(cenmcc.k_factor(5)) / 0.5
     assert halved["mean_ratio_tmcc_kcen"] == pytest.approx(ratio, rel=1e-12)
+
+
+def test_the_pair_counts_are_those_of_the_per_matrix_values():
+    """(CEN, -MCC) and (tMCC, k·CEN) counted on the kept table, K mixed, ties included."""
+    sim = Simulation(uniform_counts, 600, chunk_size=150, n_resamples=20, seed=4, keep_table=True)
+    result = run(sim, jobs=1)
+    t = result.table
+    K, cen = t["K"].to_numpy(), t["CEN"].to_numpy()
+    expected = {
+        "cen_mcc": cenmcc.pair_counts(cen, -t["MCC"].to_numpy()),
+        "tmcc_kcen": cenmcc.pair_counts(t["tMCC"].to_numpy(), cenmcc.k_factor(K) * cen),
+    }
+    for key, counts in expected.items():
+        assert result.summary[f"pairs_{key}"] == counts._asdict()
+        assert result.summary[f"consistency_{key}"] == counts.concordant / (
+            counts.concordant + counts.discordant
+        )
