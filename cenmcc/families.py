@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import xlogy
 
 from ._marginals import Counts
 from ._undefined import divide, warn_undefined
@@ -981,6 +980,8 @@ def cen_binary(TP, FN, FP, TN) -> np.ndarray:
     >>> round(float(cen_binary(1, 2, 2, 1)), 6)
     1.056642
     """
+    from scipy.special import xlogy  # imported here: the rest of cenmcc needs numpy only
+
     tp, fn, fp, tn = _binary_counts(TP, FN, FP, TN)
     s = tp + tn + fp + fn
     if np.any(s == 0):

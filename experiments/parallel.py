@@ -42,8 +42,13 @@ IGNORE_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)"
 
 
 @contextmanager
-def _dask_client(scheduler: str | None, jobs: int):
-    """A dask.distributed client: to ``scheduler`` if given, else to a new local cluster."""
+def _dask_client(scheduler: str | None, jobs: int, module: str):
+    """A dask.distributed client: to ``scheduler`` if given, else to a new local cluster.
+
+    The scheduler and workers of an existing cluster must import ``module`` (the tasks'), or
+    a ``RuntimeError`` says so at once; otherwise the scheduler fails to read the tasks and the
+    run would wait for ever.
+    """
     try:
         import psutil
         from dask.distributed import Client, LocalCluster
@@ -53,6 +58,7 @@ def _dask_client(scheduler: str | None, jobs: int):
         ) from err
     if scheduler is not None:
         with Client(scheduler) as client:
+            check_cluster_imports(client, module)
             yield client
         return
     n_workers = joblib.cpu_count() if jobs < 0 else jobs
@@ -88,6 +94,23 @@ def _dask_client(scheduler: str | None, jobs: int):
             client.close()
         if cluster is not None:
             cluster.close()
+
+
+def check_cluster_imports(client, module: str) -> None:
+    """Raise ``RuntimeError`` unless the scheduler and every worker of ``client`` import ``module``.
+
+    ``exec`` is a builtin, so the check itself needs nothing on the cluster.
+    """
+    statement = f"import {module}"
+    for where, run in (("scheduler", client.run_on_scheduler), ("workers", client.run)):
+        try:
+            run(exec, statement)
+        except Exception as err:
+            raise RuntimeError(
+                f"the dask {where} at {client.scheduler.address} cannot import {module} "
+                f"({type(err).__name__}: {err}); install this package in the scheduler's and "
+                "every worker's environment (pip install -e '.[dask]' in a clone)"
+            ) from err
 
 
 @contextmanager
@@ -199,7 +222,7 @@ def iter_tasks(
     done = 0
     with ExitStack() as stack:
         if backend == "dask":
-            stack.enter_context(_dask_client(scheduler, jobs))
+            stack.enter_context(_dask_client(scheduler, jobs, func.__module__))
             stack.enter_context(joblib.parallel_config(backend="dask"))
             parallel = joblib.Parallel(return_as="generator")
         else:

@@ -11,7 +11,8 @@ Student interval (1.000328, 1.000711).
 This module is the papers' generator (:class:`Config`, :class:`PaperGenerator`) on the
 streaming engine of :mod:`experiments.simulation`: chunks drawn from their own streams,
 reduced in the workers to mergeable statistics, bit-identical for any number of workers and
-any backend, memory flat in n but for 26 bytes a matrix.
+any backend, memory flat in n but for 28 bytes a matrix (and 38 more while the exact pair
+counts run).
 
 ``python -m experiments random-matrices`` writes to ``figures/random_matrices/``:
 ``summary.json`` (every statistic, the printed values next to them), ``timing.json`` (the
@@ -405,7 +406,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--table",
         action="store_true",
-        help="also write every matrix's measures to matrices.npz (26+ bytes a matrix)",
+        help="also write every matrix's measures to matrices.npz (40 bytes a matrix)",
     )
     add_seed_argument(parser, default=defaults.seed)
     add_parallel_arguments(parser)
@@ -413,7 +414,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: Bytes kept per matrix: K (4) and CEN, MCC, tMCC (8 each), and the exact pair counts'
-#: working arrays (about 5 arrays of 8 bytes); with --table, ACC and the kept measures again.
+#: working memory (38 bytes measured, rounded up); with --table, ACC and the measures again.
 BYTES_PER_MATRIX = 28 + 40
 BYTES_PER_TABLE_ROW = 40
 

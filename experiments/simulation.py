@@ -6,7 +6,7 @@ to draw from it. :func:`run` draws them in chunks of ``chunk_size``, chunk j fro
 to mergeable statistics (:mod:`experiments.streaming`): per number of classes K, the moments of
 CEN, MCC, tMCC and tMCC/CEN and a Poisson bootstrap of tMCC/CEN; 2-D histograms for the
 figures; the chunk's own pair counts. Per matrix only what the exact degree of consistency
-needs is kept (K, CEN, MCC and tMCC: 26 bytes), so memory grows by 26 bytes a matrix and
+needs is kept (K, CEN, MCC and tMCC: 28 bytes), so memory grows by 28 bytes a matrix and
 never by the chunks' matrices; the workers hold one chunk at a time.
 
 From these, :func:`summarize` gives every statistic of Jurman et al.'s random-matrix study for

@@ -10,8 +10,8 @@ from scipy import stats
 
 import cenmcc
 from cenmcc import reference
+from experiments import parallel, simulation
 from experiments import random_matrices as rm
-from experiments import simulation
 from experiments.__main__ import main as cli_main
 
 #: Small and fast, with several chunks so that the schedule could matter.
@@ -165,6 +165,11 @@ def test_dask_cluster_gives_the_loky_results(small_run):
         other, _ = rm.run(
             SMALL, backend="dask", scheduler=cluster.scheduler_address, quiet=True, keep_table=True
         )
+        # A cluster that cannot import the tasks' module is refused, not waited on for ever.
+        with distributed.Client(cluster) as client:
+            parallel.check_cluster_imports(client, "experiments.simulation")
+            with pytest.raises(RuntimeError, match="cannot import no_such_module"):
+                parallel.check_cluster_imports(client, "no_such_module")
     pd.testing.assert_frame_equal(small_run.table, other.table, check_exact=True)
     assert json.dumps(small_run.summary) == json.dumps(other.summary)
 
@@ -296,7 +301,7 @@ from experiments.random_matrices import Config, run
 
 def loaded(_):
     import sys
-    return sorted(m for m in ("pandas", "matplotlib") if m in sys.modules)
+    return sorted(m for m in ("pandas", "matplotlib", "scipy") if m in sys.modules)
 
 run(Config(n_matrices=20_000, n_resamples=10), jobs=2, quiet=True)
 print(sorted({m for ms in joblib.Parallel(n_jobs=2)(joblib.delayed(loaded)(i) for i in range(4))
@@ -304,8 +309,8 @@ print(sorted({m for ms in joblib.Parallel(n_jobs=2)(joblib.delayed(loaded)(i) fo
 """
 
 
-def test_the_workers_import_neither_pandas_nor_matplotlib():
-    """A chunk needs numpy and cenmcc only: the workers stay small (issue 10)."""
+def test_the_workers_import_numpy_and_cenmcc_only():
+    """A chunk needs numpy and cenmcc only (no pandas, matplotlib or scipy): small workers."""
     import subprocess
     import sys
     from pathlib import Path
@@ -320,3 +325,18 @@ def test_the_workers_import_neither_pandas_nor_matplotlib():
         timeout=120,
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_the_experiments_import_outside_the_repository(tmp_path):
+    """A dask worker started in any directory must unpickle the chunks' tasks."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import experiments.random_matrices, experiments.simulation"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
