@@ -41,6 +41,8 @@ from .simulation import Result, Simulation
 from .simulation import run as run_simulation
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     import pandas as pd
     from matplotlib.figure import Figure
 
@@ -240,17 +242,18 @@ class PaperGenerator:
     """The papers' generator as a :class:`~experiments.simulation.Simulation` generator.
 
     Calling it with ``(rng, size)`` draws the dimensions and ratios of the ``size`` matrices
-    first, then one stack per distinct K, in increasing K.
+    first, then yields one stack per distinct K, in increasing K, each drawn when it is asked
+    for (so a chunk holds one stack at a time; the draws are the same either way).
     """
 
     config: Config
 
-    def __call__(self, rng: np.random.Generator, size: int) -> list[np.ndarray]:
+    def __call__(self, rng: np.random.Generator, size: int) -> Iterator[np.ndarray]:
         n_classes, rho = draw_parameters(self.config, size, rng)
-        return [
+        return (
             draw_matrices(self.config, int(K), rho[n_classes == K], rng)
             for K in np.unique(n_classes)
-        ]
+        )
 
 
 # --------------------------------------------------------------------------------------------

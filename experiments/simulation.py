@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -31,6 +31,7 @@ import numpy as np
 import cenmcc
 
 from . import pairs
+from .allocator import reuse_freed_memory
 from .parallel import chunk_sizes, iter_tasks, spawn_seeds
 from .streaming import (
     Histogram2D,
@@ -79,8 +80,9 @@ class Simulation:
     ----------
     generator : callable
         ``generator(rng, size)`` returns ``size`` confusion matrices drawn with the
-        ``numpy.random.Generator`` ``rng``: one array of shape ``(size, K, K)``, or a sequence of
-        arrays ``(m_i, K_i, K_i)`` with ``Σ m_i = size`` (one per number of classes, say).
+        ``numpy.random.Generator`` ``rng``: one array of shape ``(size, K, K)``, or an iterable
+        of arrays ``(m_i, K_i, K_i)`` with ``Σ m_i = size`` (one per number of classes, say; a
+        generator that yields them keeps one stack at a time in the worker's memory).
         Non-negative integer (or finite float) counts, rows = true class. It runs in the
         workers, so it must be picklable (a module-level function, or any function when the
         backend pickles with cloudpickle, as loky and dask do).
@@ -109,7 +111,7 @@ class Simulation:
         need.
     """
 
-    generator: Callable[[np.random.Generator, int], np.ndarray | Sequence[np.ndarray]]
+    generator: Callable[[np.random.Generator, int], np.ndarray | Iterable[np.ndarray]]
     n_matrices: int
     seed: int = 0
     chunk_size: int = 10_000
@@ -208,22 +210,25 @@ class Chunk(NamedTuple):
     bootstrap_seed: np.random.SeedSequence
 
 
-def _stacks(chunk: Chunk) -> list[np.ndarray]:
-    """The generator's matrices for one chunk, checked: each problem names the chunk."""
+def _stacks(chunk: Chunk) -> Iterator[np.ndarray]:
+    """The generator's matrices for one chunk, a stack at a time, checked: each problem names
+    the chunk. A generator that yields its stacks lazily keeps one of them in memory at a time.
+    """
     where = f"generator output of chunk {chunk.index}"
     out = chunk.simulation.generator(np.random.default_rng(chunk.seed), chunk.size)
-    stacks = [out] if isinstance(out, np.ndarray) else list(out)
     total = 0
-    for i, stack in enumerate(stacks):
+    for i, stack in enumerate([out] if isinstance(out, np.ndarray) else out):
         stack = np.asarray(stack)
         if stack.ndim != 3 or stack.shape[1] != stack.shape[2] or stack.shape[1] < 2:
             raise ValueError(
                 f"{where}: stack {i} has shape {stack.shape}, expected (m, K, K) with K >= 2"
             )
         total += stack.shape[0]
+        if total > chunk.size:
+            raise ValueError(f"{where}: more than the {chunk.size} matrices expected")
+        yield stack
     if total != chunk.size:
         raise ValueError(f"{where}: {total} matrices, expected {chunk.size}")
-    return stacks
 
 
 def measure_chunk(chunk: Chunk) -> ChunkResult:
@@ -235,6 +240,7 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         If the generator's output is not a stack of valid confusion matrices of the expected
         number, naming the chunk and the problem.
     """
+    reuse_freed_memory()
     sim = chunk.simulation
     stacks = _stacks(chunk)
     boot_rng = np.random.default_rng(chunk.bootstrap_seed)

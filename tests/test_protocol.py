@@ -21,7 +21,7 @@ SETTINGS = {"n": N, "seed": SEED, "n_resamples": 99, "chunk_size": 1_000, "jobs"
 
 
 def draw(reading, size=400, seed=0):
-    """One chunk of the reading's generator: (K per matrix, matrices) as a list of stacks."""
+    """One chunk of the reading's generator: its stacks, one per K."""
     config = reading.config(n_matrices=size, chunk_size=size)
     return PaperGenerator(config)(np.random.default_rng(seed), size)
 

@@ -37,6 +37,20 @@ def test_a_user_generator_gives_the_statistics_of_its_matrices():
     assert list(table["K"][:100]) == [3] * 100  # the first stack of the first chunk
 
 
+def lazy_uniform_counts(rng, size):
+    """:func:`uniform_counts`, its stacks drawn one at a time as they are asked for."""
+    m = size // 2
+    yield rng.integers(1, 51, size=(m, 3, 3))
+    yield rng.integers(1, 51, size=(size - m, 4, 4))
+
+
+def test_a_generator_may_yield_its_stacks_one_at_a_time():
+    eager = run(Simulation(uniform_counts, 900, 2, 200, 50, keep_table=True), jobs=1)
+    lazy = run(Simulation(lazy_uniform_counts, 900, 2, 200, 50, keep_table=True), jobs=1)
+    assert json.dumps(lazy.summary) == json.dumps(eager.summary)
+    assert lazy.table.equals(eager.table)
+
+
 def test_a_user_generator_is_deterministic_across_workers_and_backends():
     sim = Simulation(one_dimension, n_matrices=600, chunk_size=150, n_resamples=30, seed=8)
     runs = [run(sim, jobs=1), run(sim, jobs=2), run(sim, jobs=2, backend="threading")]
@@ -49,6 +63,7 @@ def test_a_user_generator_is_deterministic_across_workers_and_backends():
     [
         (lambda rng, size: rng.integers(1, 9, size=(size, 3, 4)), r"chunk 0: stack 0 has shape"),
         (lambda rng, size: rng.integers(1, 9, size=(size - 1, 3, 3)), "chunk 0: 99 matrices"),
+        (lambda rng, size: rng.integers(1, 9, size=(size + 1, 3, 3)), "chunk 0: more than"),
         (lambda rng, size: -rng.integers(1, 9, size=(size, 3, 3)), r"chunk 0, stack 0: .*negative"),
         (lambda rng, size: [np.full((size, 3, 3), np.nan)], r"chunk 0, stack 0: .*finite"),
     ],
@@ -115,3 +130,13 @@ def test_the_pair_counts_are_those_of_the_per_matrix_values():
         assert result.summary[f"consistency_{key}"] == counts.concordant / (
             counts.concordant + counts.discordant
         )
+
+
+def test_the_allocator_setting_is_taken_on_glibc_once_per_process():
+    import platform
+
+    from experiments.allocator import reuse_freed_memory
+
+    taken = reuse_freed_memory()
+    assert taken is (platform.libc_ver()[0] == "glibc")
+    assert reuse_freed_memory() is taken
