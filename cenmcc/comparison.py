@@ -121,7 +121,7 @@ def pair_counts(f, g, *, rtol: float = 0.0, atol: float = 0.0) -> PairCounts:
     Knight's (1966) method: the objects sorted by f, ties in f broken by g, a pair is
     discordant exactly when it is an inversion of g; tied pairs come from the sizes of the tie
     groups of f, of g and of (f, g). One sort of the combined ranks and one inversion count
-    (:func:`_count_inversions`); memory about 12 bytes an object beyond the inputs.
+    (:func:`_count_inversions`); about 40 bytes an object of working memory at the peak.
 
     Examples
     --------

@@ -279,7 +279,7 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         group = Group(moments, ratio, boot)
         groups[K] = groups[K].merge(group) if K in groups else group
     kept = {name: np.concatenate(parts) for name, parts in columns.items()}
-    kcen = sim.k(kept["K"]) * kept["CEN"]
+    kcen = _times_k(sim.k, kept["K"], kept["CEN"])
     histograms = {
         key: Histogram2D.of(x, y, *HISTOGRAMS[key], bins=sim.histogram_bins)
         for key, (x, y) in {
