@@ -5,7 +5,7 @@ summary under ``figures/`` and then runs the paper checks.
 
 Every command writes its outputs into a staging directory next to its destination
 ``<out>/<name>`` and swaps the whole set in only when it has written all of it
-(:func:`experiments.outputs.staged_directory`): after a failure, an interrupt or a kill the
+(:func:`cenmcc.simulation.outputs.staged_directory`): after a failure, an interrupt or a kill the
 destination still holds the previous run. With the outputs go ``run.json``, the record of the
 run (command line, package version, arguments; no date), also stored in ``summary.json`` under
 ``run``, and ``timing.json``, the timings and the machine, which a rerun never reproduces: the
@@ -32,9 +32,10 @@ from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
-from .cli import check_parallel_arguments, output_root
-from .outputs import staged_directory, write_json
-from .parallel import ParallelError
+from cenmcc.simulation.cli import check_parallel_arguments, output_root
+from cenmcc.simulation.outputs import staged_directory, write_json
+from cenmcc.simulation.parallel import ParallelError
+
 from .paths import FIGURES, REPO_ROOT
 
 #: Command name -> module. Each module has ``add_arguments(parser)`` and ``main(args) -> int``.
@@ -228,7 +229,7 @@ CHECKS = (sys.executable, "-m", "paper_checks")
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """The checks that need several arguments, or the machine: before any work or output.
 
-    The shared ones (:func:`experiments.cli.check_parallel_arguments`), then the command's own
+    The shared ones (:func:`cenmcc.simulation.cli.check_parallel_arguments`), then the command's own
     ``check_arguments(parser, args)`` if its module has one. Each exits through
     ``parser.error`` (status 2) with a message naming the argument.
     """

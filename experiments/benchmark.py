@@ -30,10 +30,10 @@ import pandas as pd
 from matplotlib.ticker import NullLocator
 
 import cenmcc
+from cenmcc.simulation.cli import add_output_arguments, positive_int
+from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
 
-from . import baselines, resources
-from .cli import add_output_arguments, positive_int
-from .outputs import markdown_table, save_figure, write_atomic, write_table
+from . import baselines, process_usage
 from .paths import REPO_ROOT, output_dir
 from .plotting import close, subplots
 
@@ -154,9 +154,9 @@ DIRECTORIES = {
 }
 
 
-def run_measured(args: list[str], scratch: Path) -> resources.Usage:
+def run_measured(args: list[str], scratch: Path) -> process_usage.Usage:
     """``python -m experiments ARGS --out SCRATCH --quiet`` in a fresh process, measured."""
-    usage = resources.measure(
+    usage = process_usage.measure(
         ["-m", "experiments", *args, "--out", str(scratch), "--quiet"], cwd=REPO_ROOT
     )
     if usage.returncode:

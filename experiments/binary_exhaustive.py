@@ -36,11 +36,11 @@ import numpy as np
 import pandas as pd
 
 import cenmcc
+from cenmcc.simulation import resources
+from cenmcc.simulation.cli import add_output_arguments, positive_int
+from cenmcc.simulation.outputs import save_figure, write_json, write_table
 
-from . import resources
-from .cli import add_output_arguments, positive_int
 from .discriminancy import mcc_counting_fills
-from .outputs import save_figure, write_json, write_table
 from .paths import output_dir
 from .plotting import close, subplots
 

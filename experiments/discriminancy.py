@@ -38,16 +38,22 @@ import numpy as np
 import pandas as pd
 
 import cenmcc
-
-from . import resources
-from .cli import (
+from cenmcc.simulation import resources
+from cenmcc.simulation.cli import (
     add_output_arguments,
     add_parallel_arguments,
     finite_non_negative_float,
     positive_int,
 )
-from .outputs import markdown_table, save_figure, write_atomic, write_json, write_table
-from .parallel import map_tasks
+from cenmcc.simulation.outputs import (
+    markdown_table,
+    save_figure,
+    write_atomic,
+    write_json,
+    write_table,
+)
+from cenmcc.simulation.parallel import map_tasks
+
 from .paths import output_dir
 from .plotting import close, subplots
 
@@ -306,7 +312,7 @@ def run(
     order_check_max_n : int
         The order check covers every split with at most this many samples, and (2, 4, 3).
     jobs, backend, scheduler, quiet
-        Passed to :func:`experiments.parallel.map_tasks` (one task per case).
+        Passed to :func:`cenmcc.simulation.parallel.map_tasks` (one task per case).
 
     Returns
     -------

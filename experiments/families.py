@@ -40,9 +40,15 @@ import pandas as pd
 
 import cenmcc
 from cenmcc import families as fam
+from cenmcc.simulation.cli import add_output_arguments, add_seed_argument
+from cenmcc.simulation.outputs import (
+    markdown_table,
+    save_figure,
+    write_atomic,
+    write_json,
+    write_table,
+)
 
-from .cli import add_output_arguments, add_seed_argument
-from .outputs import markdown_table, save_figure, write_atomic, write_json, write_table
 from .paths import output_dir
 from .plotting import close, subplots
 

@@ -8,7 +8,7 @@ which implies an SD of the ratio of about 0.044 at n = 200,000. The protocol as 
 simulation under a grid of readings (:data:`READINGS`), each a named deviation from the printed
 text (how N is drawn, where ρ applies, the integer ranges, the logarithm of k(N), the first line
 of Eq. (3), the base of CEN's logarithm, k refitted, the interval, the tie rule), on the same
-chunked deterministic engine (:mod:`experiments.simulation`), and measures the distance of each
+chunked deterministic engine (:mod:`cenmcc.simulation.engine`), and measures the distance of each
 statistic from its published value in combined standard errors (:func:`distances`).
 
 ``python -m experiments protocol`` writes to ``figures/protocol/``: ``readings.csv`` and
@@ -30,14 +30,26 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 import cenmcc
+from cenmcc.simulation.cli import (
+    add_output_arguments,
+    add_parallel_arguments,
+    add_seed_argument,
+    positive_int,
+)
+from cenmcc.simulation.engine import Result, standard_measures
+from cenmcc.simulation.engine import run as run_simulation
+from cenmcc.simulation.outputs import (
+    markdown_table,
+    save_figure,
+    write_atomic,
+    write_json,
+    write_table,
+)
+from cenmcc.simulation.papers import Config
+from cenmcc.simulation.streaming import Moments
 
-from .cli import add_output_arguments, add_parallel_arguments, add_seed_argument, positive_int
-from .outputs import markdown_table, save_figure, write_atomic, write_json, write_table
 from .paths import output_dir
-from .random_matrices import PRINTED, Config
-from .simulation import Result, standard_measures
-from .simulation import run as run_simulation
-from .streaming import Moments
+from .random_matrices import PRINTED
 
 if TYPE_CHECKING:
     import pandas as pd

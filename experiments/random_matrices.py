@@ -9,7 +9,7 @@ of 1 - 10⁻⁷ with no ties, and a mean ratio tMCC/(k·CEN) of 1.000508 with th
 Student interval (1.000328, 1.000711).
 
 This module is the papers' generator (:class:`Config`, :class:`PaperGenerator`) on the
-streaming engine of :mod:`experiments.simulation`: chunks drawn from their own streams,
+streaming engine of :mod:`cenmcc.simulation.engine`: chunks drawn from their own streams,
 reduced in the workers to mergeable statistics, bit-identical for any number of workers and
 any backend, memory flat in n but for 28 bytes a matrix (and 38 more while the exact pair
 counts run).
@@ -25,24 +25,33 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 import time
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 import cenmcc
+from cenmcc.simulation import resources
+from cenmcc.simulation.cli import (
+    add_output_arguments,
+    add_parallel_arguments,
+    add_seed_argument,
+    positive_int,
+)
+from cenmcc.simulation.engine import Result
+from cenmcc.simulation.engine import run as run_simulation
+from cenmcc.simulation.outputs import (
+    markdown_table,
+    save_figure,
+    write_atomic,
+    write_json,
+    write_table,
+)
+from cenmcc.simulation.papers import Config
 
-from . import resources
-from .cli import add_output_arguments, add_parallel_arguments, add_seed_argument, positive_int
-from .outputs import markdown_table, save_figure, write_atomic, write_json, write_table
 from .paths import output_dir
-from .simulation import Result, Simulation
-from .simulation import run as run_simulation
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     import pandas as pd
     from matplotlib.figure import Figure
 
@@ -57,204 +66,6 @@ PRINTED = {
     "mean_ratio_tmcc_kcen": 1.000508,
     "ci95_student": [1.000328, 1.000711],
 }
-
-#: How the number of classes of each matrix can be drawn (:attr:`Config.k_scheme`).
-K_SCHEMES = ("uniform", "balanced")
-#: What one ratio ρ applies to (:attr:`Config.rho_scope`).
-RHO_SCOPES = ("matrix", "row", "entry")
-
-
-@dataclasses.dataclass(frozen=True)
-class Config:
-    """Every choice of the random-matrix experiment; the defaults are the papers' settings.
-
-    Matrix i has ``K_i`` classes, drawn uniformly from the integers of ``k_range`` (both ends
-    included; the papers say only "dimensions ranging from 3 to 30", and uniform per matrix is
-    the natural reading), and a ratio ``ρ_i`` drawn uniformly from ``rho_range``. Its diagonal
-    entries are uniform random integers in ``diagonal_range`` and its off-diagonal entries
-    uniform random integers in ``[off_diagonal_min, ⌊off_diagonal_scale·ρ_i⌋]``, all independent
-    and both ends included. The fields after ``off_diagonal_min`` are other readings of the
-    same text (see :mod:`experiments.protocol`); their defaults are the reading above.
-
-    Attributes
-    ----------
-    n_matrices : int
-        Number of matrices (200,000 in the papers).
-    k_range : tuple of int
-        Smallest and largest number of classes K, inclusive; at least four values, so that
-        the three constants of k(K) can be fitted with a degree of freedom left.
-    diagonal_range : tuple of int
-        Smallest and largest diagonal entry, inclusive.
-    rho_range : tuple of float
-        Interval of the uniform distribution of ρ.
-    off_diagonal_scale : float
-        The off-diagonal entries of matrix i are at most ``⌊off_diagonal_scale·ρ_i⌋``.
-    off_diagonal_min : int
-        Smallest off-diagonal entry (1 in the papers; with 0 a matrix can be diagonal, and its
-        CEN and tMCC are then 0).
-    k_scheme : {"uniform", "balanced"}
-        ``"uniform"``: each K_i uniform and independent; ``"balanced"``: every chunk holds as
-        many matrices of each K as it can, the remainder drawn uniformly, in a random order.
-    rho_scope : {"matrix", "row", "entry"}
-        One ρ per matrix (printed), one per row, or one per off-diagonal entry.
-    upper_inclusive : bool
-        Whether the upper ends of the integer ranges are included (printed "in [1, 1000]") or
-        excluded (as in R's ``sample(a:b - 1)`` or Python's ``randrange``).
-    chunk_size : int
-        Matrices per chunk. Chunk j is drawn from its own stream (child j of
-        ``numpy.random.SeedSequence(seed)``), so the matrices depend on the seed and the chunk
-        size, never on the number of workers.
-    seed : int
-        Seed of the run.
-    n_resamples : int
-        Bootstrap resamples for the confidence intervals of the mean ratio.
-    confidence_level : float
-        Level of the two-sided bootstrap intervals.
-    """
-
-    n_matrices: int = 200_000
-    k_range: tuple[int, int] = (3, 30)
-    diagonal_range: tuple[int, int] = (1, 1000)
-    rho_range: tuple[float, float] = (0.01, 1.0)
-    off_diagonal_scale: float = 1000.0
-    off_diagonal_min: int = 1
-    k_scheme: str = "uniform"
-    rho_scope: str = "matrix"
-    upper_inclusive: bool = True
-    chunk_size: int = 10_000
-    seed: int = 0
-    n_resamples: int = 999
-    confidence_level: float = 0.95
-
-    def __post_init__(self):
-        k_min, k_max = self.k_range
-        d_min, d_max = self.diagonal_range
-        r_min, r_max = self.rho_range
-        top = 0 if self.upper_inclusive else 1  # an excluded upper end lowers the largest value
-        checks = [
-            (
-                k_min >= 2 and k_min + 3 <= k_max,
-                f"k_range must hold at least four numbers of classes >= 2, got {self.k_range}",
-            ),
-            (
-                0 <= d_min <= d_max - top and d_max >= 1,
-                f"diagonal_range must satisfy 0 <= low <= high (high > low when the upper end "
-                f"is excluded) and high >= 1, got {self.diagonal_range}",
-            ),
-            (
-                0 < r_min <= r_max,
-                f"rho_range must satisfy 0 < low <= high, got {self.rho_range}",
-            ),
-            (
-                self.off_diagonal_min >= 0,
-                f"off_diagonal_min must be at least 0, got {self.off_diagonal_min}",
-            ),
-            (
-                math.floor(self.off_diagonal_scale * r_min) - top >= self.off_diagonal_min,
-                "the largest off-diagonal value at the smallest rho, floor(off_diagonal_scale * "
-                f"rho_range[0]) = floor({self.off_diagonal_scale} * {r_min}), must be at least "
-                f"off_diagonal_min = {self.off_diagonal_min}",
-            ),
-            (self.k_scheme in K_SCHEMES, f"k_scheme must be one of {K_SCHEMES}"),
-            (self.rho_scope in RHO_SCOPES, f"rho_scope must be one of {RHO_SCOPES}"),
-        ]
-        for ok, message in checks:
-            if not ok:
-                raise ValueError(message)
-        self.simulation()  # checks n_matrices, chunk_size, seed, n_resamples, confidence_level
-
-    def simulation(self, **changes) -> Simulation:
-        """This experiment as a :class:`~experiments.simulation.Simulation` (``changes`` to it)."""
-        return Simulation(
-            PaperGenerator(self),
-            n_matrices=self.n_matrices,
-            seed=self.seed,
-            chunk_size=self.chunk_size,
-            n_resamples=self.n_resamples,
-            confidence_level=self.confidence_level,
-            **changes,
-        )
-
-
-# --------------------------------------------------------------------------------------------
-# The generator
-
-
-def draw_parameters(config: Config, size: int, rng: np.random.Generator):
-    """Draw the dimension ``K_i`` and the ratio ``ρ_i`` of ``size`` matrices.
-
-    Returns
-    -------
-    K : ndarray of int64, shape (size,)
-        Uniform on the integers ``k_range[0] .. k_range[1]``, both included (or balanced, see
-        :attr:`Config.k_scheme`).
-    rho : ndarray of float64, shape (size,)
-        Uniform on ``rho_range``; with ``rho_scope`` "row" or "entry" the ratios are drawn
-        later, with the matrices, and this is unused.
-    """
-    low, high = config.k_range
-    if config.k_scheme == "uniform":
-        n_classes = rng.integers(low, high, size=size, endpoint=True)
-    else:
-        values = np.arange(low, high + 1)
-        rest = rng.integers(low, high, size=size % values.size, endpoint=True)
-        n_classes = rng.permutation(np.concatenate([np.repeat(values, size // values.size), rest]))
-    rho = rng.uniform(config.rho_range[0], config.rho_range[1], size=size)
-    return n_classes, rho
-
-
-def draw_matrices(config: Config, K: int, rho, rng: np.random.Generator) -> np.ndarray:
-    """Draw one ``K x K`` confusion matrix for each ratio in ``rho``, as the papers describe.
-
-    Parameters
-    ----------
-    config : Config
-    K : int
-        Number of classes of every matrix of the stack.
-    rho : array_like of float, shape (m,)
-        The ratio ``ρ_i`` of each matrix (used when ``rho_scope`` is "matrix"; otherwise one
-        ratio per row or per entry is drawn here, after the matrix's).
-    rng : numpy.random.Generator
-
-    Returns
-    -------
-    ndarray of int64, shape (m, K, K)
-        Diagonal entries uniform in ``diagonal_range``, off-diagonal entries of matrix i uniform
-        in ``[off_diagonal_min, ⌊off_diagonal_scale·ρ⌋]``; every entry independent, drawn
-        exactly (``Generator.integers``) in one call with a per-cell upper bound.
-    """
-    rho = np.asarray(rho, dtype=np.float64)
-    if config.rho_scope == "row":
-        rho = rng.uniform(*config.rho_range, size=(rho.size, K))[:, :, None]
-    elif config.rho_scope == "entry":
-        rho = rng.uniform(*config.rho_range, size=(rho.size, K, K))
-    else:
-        rho = rho[:, None, None]
-    off_max = np.floor(config.off_diagonal_scale * rho).astype(np.int64)
-    diagonal = np.eye(K, dtype=bool)
-    low = np.where(diagonal, config.diagonal_range[0], config.off_diagonal_min)
-    high = np.where(diagonal, config.diagonal_range[1], off_max)
-    return rng.integers(low, high, endpoint=config.upper_inclusive)
-
-
-@dataclasses.dataclass(frozen=True)
-class PaperGenerator:
-    """The papers' generator as a :class:`~experiments.simulation.Simulation` generator.
-
-    Calling it with ``(rng, size)`` draws the dimensions and ratios of the ``size`` matrices
-    first, then yields one stack per distinct K, in increasing K, each drawn when it is asked
-    for (so a chunk holds one stack at a time; the draws are the same either way).
-    """
-
-    config: Config
-
-    def __call__(self, rng: np.random.Generator, size: int) -> Iterator[np.ndarray]:
-        n_classes, rho = draw_parameters(self.config, size, rng)
-        return (
-            draw_matrices(self.config, int(K), rho[n_classes == K], rng)
-            for K in np.unique(n_classes)
-        )
-
 
 # --------------------------------------------------------------------------------------------
 # The experiment
@@ -276,7 +87,7 @@ def run(
     config : Config, optional
         Defaults to the papers' settings, ``Config()``.
     jobs, backend, scheduler, quiet
-        As in :func:`experiments.parallel.iter_tasks`; they change the wall time only.
+        As in :func:`cenmcc.simulation.parallel.iter_tasks`; they change the wall time only.
     keep_table : bool
         Keep every measure of every matrix (``result.table``).
 

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from experiments.outputs import to_jsonable
+from cenmcc.simulation.outputs import to_jsonable
 
 from .record import (
     DIFFERS,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cenmcc
-from experiments import baselines, benchmark, resources
+from experiments import baselines, benchmark, process_usage
 
 
 def test_straightforward_baseline_computes_the_same_metrics(zoo):
@@ -46,11 +46,11 @@ def test_peak_memory_of_a_process_tree_sees_a_child_allocation():
         "subprocess.run([sys.executable, '-c',"
         " 'import numpy as np, time; a = np.ones(25_000_000); time.sleep(0.5)'], check=True)"
     )
-    usage = resources.measure(["-c", code])
+    usage = process_usage.measure(["-c", code])
     assert usage.returncode == 0
     assert usage.peak_mib > 190
     assert usage.wall_seconds >= 0.5
-    assert resources.measure(["-c", "import sys; sys.exit(3)"]).returncode == 3
+    assert process_usage.measure(["-c", "import sys; sys.exit(3)"]).returncode == 3
 
 
 def test_jobs_series_doubles_up_to_the_cores():
@@ -90,7 +90,7 @@ def test_an_interrupted_measurement_stops_its_command(tmp_path):
     signal.setitimer(signal.ITIMER_REAL, 1.0)
     try:
         with pytest.raises(KeyboardInterrupt):
-            resources.measure(["-c", code])
+            process_usage.measure(["-c", code])
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from experiments import outputs, parallel
+from cenmcc.simulation import outputs, parallel
 
 
 def _fail_on_three(task):

@@ -10,9 +10,10 @@ import pandas as pd
 import pytest
 
 import cenmcc
+from cenmcc.simulation import papers
+from cenmcc.simulation.papers import PaperGenerator
 from experiments import protocol, random_matrices
 from experiments.__main__ import main
-from experiments.random_matrices import PaperGenerator
 from paper_checks import protocol_checks
 from paper_checks.record import evaluate
 
@@ -40,7 +41,7 @@ def test_printed_reading_matches_random_matrices():
     result = protocol.simulate(
         printed, N, SEED, n_resamples=99, chunk_size=1_000, jobs=1, quiet=True
     )
-    config = random_matrices.Config(n_matrices=N, seed=SEED, n_resamples=99, chunk_size=1_000)
+    config = papers.Config(n_matrices=N, seed=SEED, n_resamples=99, chunk_size=1_000)
     reference, _ = random_matrices.run(config, jobs=1, quiet=True)
     for key in (
         "pearson_tmcc_kcen",

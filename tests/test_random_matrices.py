@@ -10,12 +10,13 @@ from scipy import stats
 
 import cenmcc
 from cenmcc import reference
-from experiments import parallel, simulation
+from cenmcc.simulation import engine as simulation
+from cenmcc.simulation import papers, parallel
 from experiments import random_matrices as rm
 from experiments.__main__ import main as cli_main
 
 #: Small and fast, with several chunks so that the schedule could matter.
-SMALL = rm.Config(n_matrices=1200, chunk_size=250, n_resamples=60, seed=5)
+SMALL = papers.Config(n_matrices=1200, chunk_size=250, n_resamples=60, seed=5)
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +30,7 @@ def small_run():
 
 
 def test_defaults_are_the_papers_settings():
-    c = rm.Config()
+    c = papers.Config()
     assert (c.n_matrices, c.k_range, c.diagonal_range) == (200_000, (3, 30), (1, 1000))
     assert (c.rho_range, c.off_diagonal_scale, c.off_diagonal_min) == ((0.01, 1.0), 1000, 1)
 
@@ -53,11 +54,11 @@ def test_defaults_are_the_papers_settings():
 )
 def test_config_rejects_bad_settings(change, message):
     with pytest.raises(ValueError, match=message):
-        rm.Config(**change)
+        papers.Config(**change)
 
 
 def test_parameters_cover_their_ranges():
-    K, rho = rm.draw_parameters(rm.Config(), 50_000, np.random.default_rng(1))
+    K, rho = papers.draw_parameters(papers.Config(), 50_000, np.random.default_rng(1))
     assert K.dtype.kind == "i"
     assert set(np.unique(K)) == set(range(3, 31))  # both ends included, nothing outside
     assert rho.min() >= 0.01
@@ -69,8 +70,8 @@ def test_parameters_cover_their_ranges():
 @pytest.mark.parametrize(
     "config",
     [
-        rm.Config(),
-        rm.Config(
+        papers.Config(),
+        papers.Config(
             k_range=(4, 7),
             diagonal_range=(50, 60),
             rho_range=(0.3, 0.5),
@@ -83,7 +84,7 @@ def test_matrices_respect_every_range_and_the_floor_bound(config):
     rng = np.random.default_rng(2)
     rho = rng.uniform(*config.rho_range, size=3000)
     for K in (config.k_range[0], config.k_range[1]):
-        C = rm.draw_matrices(config, K, rho, rng)
+        C = papers.draw_matrices(config, K, rho, rng)
         assert C.shape == (rho.size, K, K)
         diag = np.einsum("...ii->...i", C)
         off = C[:, ~np.eye(K, dtype=bool)].reshape(rho.size, -1)
@@ -103,23 +104,23 @@ def test_matrices_respect_every_range_and_the_floor_bound(config):
 def test_other_readings_of_the_generator():
     """Balanced K, one ρ per row or per entry, excluded upper ends: each does what it says."""
     rng = np.random.default_rng(4)
-    K, _ = rm.draw_parameters(rm.Config(k_scheme="balanced"), 28 * 30 + 5, rng)
+    K, _ = papers.draw_parameters(papers.Config(k_scheme="balanced"), 28 * 30 + 5, rng)
     counts = np.bincount(K)[3:]  # 30 of each of the 28 dimensions, 5 more drawn at random
     assert counts.min() >= 30
     assert counts.sum() - 28 * 30 == 5
-    exclusive = rm.Config(upper_inclusive=False, diagonal_range=(1, 3), k_range=(3, 6))
-    C = rm.draw_matrices(exclusive, 3, np.full(4000, 0.01), rng)  # off-diagonal bound 10
+    exclusive = papers.Config(upper_inclusive=False, diagonal_range=(1, 3), k_range=(3, 6))
+    C = papers.draw_matrices(exclusive, 3, np.full(4000, 0.01), rng)  # off-diagonal bound 10
     diag = np.einsum("...ii->...i", C)
     assert set(np.unique(diag)) == {1, 2}
     assert C[:, ~np.eye(3, dtype=bool)].max() == 9
     # One ρ per row: the off-diagonal bound varies between rows of one matrix.
-    per_row = rm.draw_matrices(rm.Config(rho_scope="row"), 20, np.full(200, 1.0), rng)
+    per_row = papers.draw_matrices(papers.Config(rho_scope="row"), 20, np.full(200, 1.0), rng)
     row_max = np.where(np.eye(20, dtype=bool), 0, per_row).max(axis=-1)
     assert np.mean(row_max.std(axis=-1)) > 100
-    per_matrix = rm.draw_matrices(rm.Config(), 20, rng.uniform(0.01, 1, 200), rng)
+    per_matrix = papers.draw_matrices(papers.Config(), 20, rng.uniform(0.01, 1, 200), rng)
     row_max = np.where(np.eye(20, dtype=bool), 0, per_matrix).max(axis=-1)
     assert np.mean(row_max.std(axis=-1)) < 30
-    per_entry = rm.draw_matrices(rm.Config(rho_scope="entry"), 20, np.full(200, 1.0), rng)
+    per_entry = papers.draw_matrices(papers.Config(rho_scope="entry"), 20, np.full(200, 1.0), rng)
     off = per_entry[:, ~np.eye(20, dtype=bool)]
     # Uniform on [1, floor(1000 ρ)] with ρ uniform: mean about 250, far below the 500 of ρ = 1.
     assert 230 < off.mean() < 270
@@ -127,10 +128,10 @@ def test_other_readings_of_the_generator():
 
 def test_table_rows_are_the_metrics_of_the_drawn_matrices():
     """Redraw a chunk's matrices and measure them one by one with the literal formulas."""
-    config = rm.Config(n_matrices=60, k_range=(3, 6), chunk_size=60, n_resamples=10)
+    config = papers.Config(n_matrices=60, k_range=(3, 6), chunk_size=60, n_resamples=10)
     result, _ = rm.run(config, jobs=1, quiet=True, keep_table=True)
     task = simulation.chunks(config.simulation())[0]
-    stacks = rm.PaperGenerator(config)(np.random.default_rng(task.seed), 60)
+    stacks = papers.PaperGenerator(config)(np.random.default_rng(task.seed), 60)
     matrices = [C for stack in stacks for C in stack]
     table = result.table
     for i, C in enumerate(matrices):
@@ -167,7 +168,7 @@ def test_dask_cluster_gives_the_loky_results(small_run):
         )
         # A cluster that cannot import the tasks' module is refused, not waited on for ever.
         with distributed.Client(cluster) as client:
-            parallel.check_cluster_imports(client, "experiments.simulation")
+            parallel.check_cluster_imports(client, "cenmcc.simulation.engine")
             with pytest.raises(RuntimeError, match="cannot import no_such_module"):
                 parallel.check_cluster_imports(client, "no_such_module")
     pd.testing.assert_frame_equal(small_run.table, other.table, check_exact=True)
@@ -175,7 +176,7 @@ def test_dask_cluster_gives_the_loky_results(small_run):
 
 
 def test_another_seed_gives_other_matrices(small_run):
-    other, _ = rm.run(rm.Config(n_matrices=SMALL.n_matrices, seed=SMALL.seed + 1), jobs=1)
+    other, _ = rm.run(papers.Config(n_matrices=SMALL.n_matrices, seed=SMALL.seed + 1), jobs=1)
     assert other.summary["pearson_cen_mcc"] != small_run.summary["pearson_cen_mcc"]
 
 
@@ -325,18 +326,3 @@ def test_the_workers_import_numpy_and_cenmcc_only():
         timeout=120,
     )
     assert done.stdout.strip() == "[]"
-
-
-def test_the_experiments_import_outside_the_repository(tmp_path):
-    """A dask worker started in any directory must unpickle the chunks' tasks."""
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, "-c", "import experiments.random_matrices, experiments.simulation"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr

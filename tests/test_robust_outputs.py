@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import cli, discriminancy, outputs, resources
+from cenmcc.simulation import cli, outputs, resources
+from experiments import discriminancy
 from experiments.__main__ import main
 
 PREVIOUS = {"summary.json": '{"run": "previous"}\n', "figure.png": "previous figure"}

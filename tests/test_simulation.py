@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import cenmcc
-from experiments.simulation import Simulation, run
+from cenmcc.simulation.engine import Simulation, run
 
 
 def uniform_counts(rng, size):
@@ -135,7 +135,7 @@ def test_the_pair_counts_are_those_of_the_per_matrix_values():
 def test_the_allocator_setting_is_taken_on_glibc_once_per_process():
     import platform
 
-    from experiments.allocator import reuse_freed_memory
+    from cenmcc.simulation.allocator import reuse_freed_memory
 
     taken = reuse_freed_memory()
     assert taken is (platform.libc_ver()[0] == "glibc")

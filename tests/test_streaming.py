@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cenmcc
-from experiments import pairs
-from experiments.streaming import Histogram2D, Moments, OrderedReducer, PoissonBootstrap
+from cenmcc.simulation import pairs
+from cenmcc.simulation.streaming import Histogram2D, Moments, OrderedReducer, PoissonBootstrap
 
 
 def split(x: np.ndarray, rng: np.random.Generator, parts: int) -> list[np.ndarray]:

@@ -3,8 +3,8 @@
 A :class:`Simulation` names a generator ``generator(rng, size) -> stacks`` and how many matrices
 to draw from it. :func:`run` draws them in chunks of ``chunk_size``, chunk j from its own stream
 (child j of ``numpy.random.SeedSequence(seed)``), measures each chunk in a worker and reduces it
-to mergeable statistics (:mod:`experiments.streaming`): per number of classes K, the moments of
-CEN, MCC, tMCC and tMCC/CEN and a Poisson bootstrap of tMCC/CEN; 2-D histograms for the
+to mergeable statistics (:mod:`cenmcc.simulation.streaming`): per number of classes K, the
+moments of CEN, MCC, tMCC and tMCC/CEN and a Poisson bootstrap of tMCC/CEN; 2-D histograms for the
 figures; the chunk's own pair counts. Per matrix only what the exact degree of consistency
 needs is kept (K, CEN, MCC and tMCC: 28 bytes), so memory grows by 28 bytes a matrix and
 never by the chunks' matrices; the workers hold one chunk at a time.
@@ -403,7 +403,7 @@ def run(
     ----------
     sim : Simulation
     jobs, backend, scheduler, quiet
-        As in :func:`experiments.parallel.iter_tasks`; none of them changes the result.
+        As in :func:`cenmcc.simulation.parallel.iter_tasks`; none of them changes the result.
 
     Returns
     -------
@@ -630,7 +630,8 @@ def summarize(
 
     ``columns`` holds the per-matrix values (:func:`reduce`); without ``keep_table`` its MCC
     is dropped once counted, to free its memory. ``parallel`` (``jobs``, ``backend``,
-    ``scheduler``, ``quiet``) runs the exact pair counts (:func:`experiments.pairs.pair_counts`).
+    ``scheduler``, ``quiet``) runs the exact pair counts
+    (:func:`cenmcc.simulation.pairs.pair_counts`).
 
     Returns
     -------

@@ -74,38 +74,3 @@ def measure(args: list[str], *, interval: float = 0.02, cwd: Path | None = None)
             process.wait()
         raise
     return Usage(time.perf_counter() - start, peak / 2**20, process.returncode)
-
-
-def available_bytes() -> int:
-    """Memory available to a new computation: ``MemAvailable`` of /proc/meminfo, in bytes."""
-    for line in Path("/proc/meminfo").read_text().splitlines():
-        if line.startswith("MemAvailable:"):
-            return int(line.split()[1]) * 1024
-    raise RuntimeError("/proc/meminfo has no MemAvailable line (Linux 3.14 or later needed)")
-
-
-def require_memory(nbytes: int, what: str) -> None:
-    """Refuse, before any work starts, a computation whose memory estimate does not fit.
-
-    Parameters
-    ----------
-    nbytes : int
-        The estimated peak memory of the computation, in bytes.
-    what : str
-        What asks for it, as the user wrote it (``"--n 1000000000000"``); the message names it.
-
-    Raises
-    ------
-    ValueError
-        If ``nbytes`` exceeds the memory now available (``MemAvailable``), with both figures.
-    """
-    available = available_bytes()
-    if nbytes > available:
-        raise ValueError(
-            f"{what} needs about {_gib(nbytes)} of memory, more than the {_gib(available)} "
-            "available on this machine"
-        )
-
-
-def _gib(nbytes: float) -> str:
-    return f"{nbytes / 2**30:,.1f} GiB" if nbytes < 2**70 else f"{nbytes:.2g} bytes"

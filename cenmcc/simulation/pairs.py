@@ -71,7 +71,7 @@ def pair_counts(f, g, *, n_buckets: int | None = None, **parallel) -> cenmcc.Pai
         worker, and fewer when a bucket would hold under :data:`MIN_BUCKET` objects.
     **parallel
         ``jobs``, ``backend``, ``scheduler``, ``quiet``, as in
-        :func:`experiments.parallel.iter_tasks`.
+        :func:`cenmcc.simulation.parallel.iter_tasks`.
 
     Returns
     -------
