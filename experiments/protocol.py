@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 import cenmcc
+from cenmcc.simulation import PaperGenerator
 from cenmcc.simulation.cli import (
     add_output_arguments,
     add_parallel_arguments,
     add_seed_argument,
     positive_int,
 )
-from cenmcc.simulation.engine import Result, standard_measures
 from cenmcc.simulation.engine import run as run_simulation
 from cenmcc.simulation.outputs import (
     markdown_table,
@@ -45,11 +45,9 @@ from cenmcc.simulation.outputs import (
     write_json,
     write_table,
 )
-from cenmcc.simulation.papers import Config
-from cenmcc.simulation.streaming import Moments
 
 from .paths import output_dir
-from .random_matrices import PRINTED
+from .random_matrices import PRINTED, Config, papers_summary
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -101,9 +99,10 @@ STATISTICS = (*TARGETS, "pearson_cen_mcc")
 
 #: How each standard error is obtained (written into the summary).
 SE_METHOD = (
-    "se_run: batch means over the run's full chunks (each chunk an independent replicate of "
-    "chunk_size matrices from its own seed): SD of the chunk statistic times "
-    "sqrt(chunk_size / n); for the interval's ends, the mean ratio's. se_published: the "
+    "se_run: the run's own standard error: r, the mean and the SD of the ratio jackknifed over "
+    "groups of whole chunks (k refitted in each, for the readings with k refitted); the degree "
+    "of consistency from the spread over replicate chunks times sqrt(chunk_size / n); for the "
+    "interval's ends, the mean ratio's. se_published: the "
     "published value's own Monte Carlo error: for the mean ratio and the interval's ends, the "
     "half-width of the printed interval over z_0.975; otherwise (not stated) that of a run of "
     "the same reading at the authors' n, se_run * sqrt(n / 200,000). Combined SE = "
@@ -139,28 +138,43 @@ class LogBaseK:
 
 
 @dataclasses.dataclass(frozen=True)
-class ReadingMeasures:
-    """CEN, MCC and tMCC of a validated stack under a reading of Eq. (1) and Eq. (3).
+class CenInBase:
+    """CEN with its logarithms to another base: ``cenmcc.cen · ln(2N - 2) / ln(base)``."""
 
-    ``eq3="preprint"``: tMCC from the preprint's first line of Eq. (3),
-    ``(1 - MCC)(1 + log_{2N-2}(Σ_ij C_ij / N))(1 - 1/N)``; ``"journal"``: :func:`cenmcc.tmcc`.
-    ``cen_base``: CEN with logarithms to base 2N - 2 (printed), 2N or N, i.e.
-    ``cenmcc.cen · ln(2N - 2) / ln(base)``.
-    """
+    base: str
 
-    eq3: str
-    cen_base: str
-
-    def __call__(self, m: cenmcc.Counts) -> dict[str, np.ndarray]:
+    def __call__(self, m: cenmcc.Counts) -> np.ndarray:
         K = m.n_classes
-        cen = cenmcc.cen(m) * (math.log(2.0 * K - 2.0) / math.log(_cen_base(self.cen_base, K)))
-        mcc = cenmcc.mcc(m)
-        if self.eq3 == "journal":
-            tmcc = cenmcc.tmcc(m)
-        else:
-            log_term = np.log(m.total / K) / math.log(2.0 * K - 2.0)
-            tmcc = (1.0 - mcc) * (1.0 + log_term) * (1.0 - 1.0 / K)
-        return {"CEN": cen, "MCC": mcc, "tMCC": tmcc}
+        return cenmcc.cen(m) * (math.log(2.0 * K - 2.0) / math.log(_cen_base(self.base, K)))
+
+
+def tmcc_preprint(m: cenmcc.Counts) -> np.ndarray:
+    """tMCC from the preprint's first line of Eq. (3).
+
+    ``(1 - MCC)(1 + log_{2N-2}(Σ_ij C_ij / N))(1 - 1/N)``.
+    """
+    K = m.n_classes
+    log_term = np.log(m.total / K) / math.log(2.0 * K - 2.0)
+    return (1.0 - cenmcc.mcc(m)) * (1.0 + log_term) * (1.0 - 1.0 / K)
+
+
+def reading_measures(eq3: str, cen_base: str) -> tuple:
+    """CEN, MCC and tMCC under a reading of Eq. (1) and Eq. (3), as measures of a simulation.
+
+    ``eq3="preprint"``: tMCC from the preprint's first line of Eq. (3); ``"journal"``:
+    :func:`cenmcc.tmcc`. ``cen_base``: CEN with logarithms to base 2N - 2 (printed), 2N or N.
+    """
+    cen = (
+        "cen"
+        if cen_base == "2N-2"
+        else cenmcc.Measure("cen", CenInBase(cen_base), greater_is_better=False, label="CEN")
+    )
+    tmcc = (
+        "tmcc"
+        if eq3 == "journal"
+        else cenmcc.Measure("tmcc", tmcc_preprint, greater_is_better=False, label="tMCC")
+    )
+    return (cen, "mcc", tmcc)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -211,18 +225,16 @@ class Reading:
         self.config()  # checks the generator's changes
 
     def config(self, **settings) -> Config:
-        """The generator's :class:`Config` under this reading (``settings``: n, seed, ...)."""
-        return Config(**dict(self.generator), **settings)
+        """The experiment's :class:`Config` under this reading (``settings``: n, seed, ...)."""
+        return Config(generator=PaperGenerator(**dict(self.generator)), **settings)
 
     @property
     def k(self):
         return cenmcc.k_factor if self.k_log == "e" else LogBaseK(K_LOGS[self.k_log])
 
     @property
-    def measures(self):
-        if (self.eq3, self.cen_base) == ("journal", "2N-2"):
-            return standard_measures
-        return ReadingMeasures(self.eq3, self.cen_base)
+    def measures(self) -> tuple:
+        return reading_measures(self.eq3, self.cen_base)
 
     @property
     def run_key(self) -> tuple:
@@ -328,78 +340,37 @@ def consistency(pairs: dict, ties: str) -> float:
     return (c + tied / 2) / (c + d + tied)
 
 
-def _k_used(reading: Reading, result: Result):
-    if not reading.k_refitted:
-        return result.simulation.k
-    fit = result.summary["k_fit"]
-    if fit is None:
-        raise ValueError(f"reading {reading.name!r}: k cannot be refitted (too few dimensions)")
-    return lambda K: cenmcc.k_factor(K, fit["a"], fit["b"], fit["c"])
+def statistics(reading: Reading, summary: dict) -> dict[str, float]:
+    """The reading's statistics of a finished run (the analysis choices applied).
 
-
-def statistics(reading: Reading, result: Result) -> dict[str, float]:
-    """The reading's statistics of a finished run (the analysis choices applied)."""
-    s = result.summary
-    suffix = "_fitted" if reading.k_refitted else ""
-    _k_used(reading, result)  # raises if the fit is missing
-    low, high = s[f"ci95_{reading.interval}{suffix}"]
-    return {
-        "pearson_tmcc_kcen": s[f"pearson_tmcc_kcen{suffix}"],
-        "consistency_tmcc_kcen": consistency(s[f"pairs_tmcc_kcen{suffix}"], reading.ties),
-        "mean_ratio": s[f"mean_ratio_tmcc_kcen{suffix}"],
-        "sd_ratio": s[f"sd_ratio_tmcc_kcen{suffix}"],
-        "ci95_low": low,
-        "ci95_high": high,
-        "pearson_cen_mcc": s["pearson_cen_mcc"],
-    }
-
-
-#: The statistics each chunk replicates (the interval's ends take the mean ratio's SE).
-CHUNK_STATISTICS = (
-    "pearson_tmcc_kcen",
-    "consistency_tmcc_kcen",
-    "mean_ratio",
-    "sd_ratio",
-    "pearson_cen_mcc",
-)
-
-
-def chunk_statistics(K, cen, mcc, tmcc, k, ties: str) -> dict[str, float]:
-    """The statistics of one chunk's matrices (one replicate for the batch standard errors)."""
-    kcen = k(K) * cen
-    defined = cen > 0
-    ratio = tmcc[defined] / kcen[defined]
-    pairs = cenmcc.pair_counts(tmcc, kcen)._asdict()
-    return {
-        "pearson_tmcc_kcen": Moments.of(np.stack([tmcc, kcen], axis=-1)).correlation(0, 1),
-        "consistency_tmcc_kcen": consistency(pairs, ties),
-        "mean_ratio": float(ratio.mean()),
-        "sd_ratio": float(ratio.std(ddof=1)),
-        "pearson_cen_mcc": Moments.of(np.stack([cen, mcc], axis=-1)).correlation(0, 1),
-    }
-
-
-def batch_standard_errors(reading: Reading, result: Result) -> dict[str, float]:
-    """Batch-means standard error of each statistic for one run (see :data:`SE_METHOD`).
-
-    For the printed k these are the engine's ``standard_errors`` (and the SD of the ratio,
-    which the engine does not give); with k refitted, the fit is held fixed.
+    A statistic the run cannot give (k refitted where the fit is undefined, an interval the
+    bootstrap cannot give) is NaN.
     """
-    sim, table = result.simulation, result.table
-    size, n_full = sim.chunk_size, sim.n_matrices // sim.chunk_size
-    k = _k_used(reading, result)
-    columns = [table[c].to_numpy() for c in ("K", "CEN", "MCC", "tMCC")]
-    replicates = [
-        chunk_statistics(*(c[j * size : (j + 1) * size] for c in columns), k, reading.ties)
-        for j in range(n_full if n_full >= 2 else 0)
-    ]
-    scale = math.sqrt(size / sim.n_matrices)
+    suffix = "_fitted" if reading.k_refitted else ""
+    interval = summary.get(f"ci95_{reading.interval}{suffix}") or [math.nan, math.nan]
+    pairs = summary.get(f"pairs_tmcc_kcen{suffix}")
+    return {
+        "pearson_tmcc_kcen": summary.get(f"pearson_tmcc_kcen{suffix}", math.nan),
+        "consistency_tmcc_kcen": consistency(pairs, reading.ties) if pairs else math.nan,
+        "mean_ratio": summary.get(f"mean_ratio_tmcc_kcen{suffix}", math.nan),
+        "sd_ratio": summary.get(f"sd_ratio_tmcc_kcen{suffix}", math.nan),
+        "ci95_low": interval[0],
+        "ci95_high": interval[1],
+        "pearson_cen_mcc": summary["pearson_cen_mcc"],
+    }
+
+
+def standard_errors(reading: Reading, summary: dict) -> dict[str, float]:
+    """The run's standard error of each of the reading's statistics (see :data:`SE_METHOD`)."""
+    suffix = "_fitted" if reading.k_refitted else ""
+    errors = summary["standard_errors"]
     se = {
-        name: float(np.std([r[name] for r in replicates], ddof=1) * scale)
-        if n_full >= 2
-        else math.nan
-        for name in STATISTICS
-        if name in CHUNK_STATISTICS
+        "pearson_tmcc_kcen": errors.get(f"pearson_tmcc_kcen{suffix}", math.nan),
+        # k refitted orders the pairs as the printed k within 0.3%: the same replicate spread.
+        "consistency_tmcc_kcen": errors["consistency_tmcc_kcen"],
+        "mean_ratio": errors.get(f"mean_ratio_tmcc_kcen{suffix}", math.nan),
+        "sd_ratio": errors.get(f"sd_ratio_tmcc_kcen{suffix}", math.nan),
+        "pearson_cen_mcc": errors["pearson_cen_mcc"],
     }
     se["ci95_low"] = se["ci95_high"] = se["mean_ratio"]
     return se
@@ -474,15 +445,27 @@ def simulate(
     n_resamples: int = 999,
     chunk_size: int = 10_000,
     **parallel,
-) -> Result:
-    """Run the simulation of one reading (every matrix's measures kept, for the batch SEs)."""
+) -> dict:
+    """Run the simulation of one reading; its statistics under the papers' names."""
     config = reading.config(n_matrices=n, seed=seed, n_resamples=n_resamples, chunk_size=chunk_size)
-    sim = config.simulation(k=reading.k, measures=reading.measures, keep_table=True)
-    return run_simulation(sim, **parallel)
+    sim = config.simulation(
+        measures=reading.measures, studies=(config.study(k=reading.k),), density_pairs=()
+    )
+    return papers_summary(config, run_simulation(sim, **parallel))
+
+
+#: The statistics whose standard errors come from the run itself (the others' from these).
+RUN_ERRORS = (
+    "pearson_tmcc_kcen",
+    "consistency_tmcc_kcen",
+    "mean_ratio",
+    "sd_ratio",
+    "pearson_cen_mcc",
+)
 
 
 def validate_standard_errors(printed: dict, n: int, seeds, n_validation: int, **settings) -> dict:
-    """Compare the batch SEs of the printed reading with the spread of independent seeds.
+    """Compare the standard errors of the printed reading with the spread of independent seeds.
 
     Each seed runs the printed reading at ``n_validation`` matrices; the SD of a statistic over
     the seeds, times ``sqrt(n_validation / n)``, estimates its run-to-run SD at n.
@@ -491,10 +474,10 @@ def validate_standard_errors(printed: dict, n: int, seeds, n_validation: int, **
     values = [statistics(reading, simulate(reading, n_validation, s, **settings)) for s in seeds]
     scale = math.sqrt(n_validation / n)
     out = {}
-    for name in CHUNK_STATISTICS:
+    for name in RUN_ERRORS:
         seed_sd = float(np.std([v[name] for v in values], ddof=1) * scale)
         out[name] = {
-            "batch_se": printed[name],
+            "run_se": printed[name],
             "seed_sd": seed_sd,
             "ratio": seed_sd / printed[name] if printed[name] > 0 else math.nan,
         }
@@ -502,7 +485,7 @@ def validate_standard_errors(printed: dict, n: int, seeds, n_validation: int, **
         "seeds": list(seeds),
         "n_per_seed": n_validation,
         "method": "SD over the seeds of the printed reading at n_per_seed matrices, times "
-        "sqrt(n_per_seed / n), against the batch-means SE of the main run at n",
+        "sqrt(n_per_seed / n), against the standard error the main run gives at n",
         "statistics": out,
     }
 
@@ -529,7 +512,7 @@ def run(
     import pandas as pd
 
     start, cpu = time.perf_counter(), time.process_time()
-    results: dict[tuple, Result] = {}
+    results: dict[tuple, dict] = {}
     rows, per_reading, seconds = [], {}, {}
     se_printed = None
     for reading in readings:
@@ -538,8 +521,8 @@ def run(
             results[reading.run_key] = simulate(
                 reading, n, seed, n_resamples=n_resamples, **parallel
             )
-        result = results[reading.run_key]
-        stats, se = statistics(reading, result), batch_standard_errors(reading, result)
+        summary = results[reading.run_key]
+        stats, se = statistics(reading, summary), standard_errors(reading, summary)
         if reading.name == "printed":
             se_printed = se
         reading_rows = distances(stats, se, n)
@@ -556,7 +539,9 @@ def run(
             "standard_errors": se,
             "distances": {r["statistic"]: r["distance"] for r in compared},
             "reproduced": sum(r["reproduced"] for r in compared),
-            "max_abs_distance": max(abs(r["distance"]) for r in compared),
+            "max_abs_distance": max(
+                (abs(r["distance"]) for r in compared), key=lambda d: (math.isnan(d), d)
+            ),
         }
         seconds[reading.name] = time.perf_counter() - t0
     validation = None

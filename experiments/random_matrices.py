@@ -25,21 +25,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 import cenmcc
-from cenmcc.simulation import resources
+from cenmcc.simulation import KRatio, PaperGenerator, Result, Simulation, figures, resources
+from cenmcc.simulation import run as run_simulation
 from cenmcc.simulation.cli import (
     add_output_arguments,
     add_parallel_arguments,
     add_seed_argument,
     positive_int,
 )
-from cenmcc.simulation.engine import Result
-from cenmcc.simulation.engine import run as run_simulation
 from cenmcc.simulation.outputs import (
     markdown_table,
     save_figure,
@@ -47,7 +45,7 @@ from cenmcc.simulation.outputs import (
     write_json,
     write_table,
 )
-from cenmcc.simulation.papers import Config
+from cenmcc.simulation.streaming import Histogram2D
 
 from .paths import output_dir
 
@@ -67,8 +65,92 @@ PRINTED = {
     "ci95_student": [1.000328, 1.000711],
 }
 
-# --------------------------------------------------------------------------------------------
-# The experiment
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    """The random-matrix experiment: the papers' generator and the run's settings.
+
+    Attributes
+    ----------
+    n_matrices : int
+        Number of matrices (200,000 in the papers).
+    generator : PaperGenerator
+        The papers' generator; its defaults are the printed protocol.
+    chunk_size : int
+        Matrices per chunk. Chunk j is drawn from its own stream (child j of
+        ``numpy.random.SeedSequence(seed)``), so the matrices depend on the seed and the chunk
+        size, never on the number of workers.
+    seed : int
+        Seed of the run.
+    n_resamples : int
+        Bootstrap resamples for the confidence intervals of the mean ratio.
+    confidence_level : float
+        Level of the two-sided bootstrap intervals.
+    """
+
+    n_matrices: int = 200_000
+    generator: PaperGenerator = dataclasses.field(default_factory=PaperGenerator)
+    chunk_size: int = 10_000
+    seed: int = 0
+    n_resamples: int = 999
+    confidence_level: float = 0.95
+
+    def __post_init__(self):
+        self.simulation()  # checks every setting
+
+    def simulation(self, **changes) -> Simulation:
+        """This experiment as a :class:`~cenmcc.simulation.Simulation` (``changes`` to it)."""
+        settings = {
+            "measures": MEASURES,
+            "studies": (self.study(),),
+            "pairs": (("cen", "mcc"),),
+            "density_pairs": (("cen", "mcc"),),
+            "histogram_bins": 200,
+        } | changes
+        return Simulation(
+            self.generator,
+            n_matrices=self.n_matrices,
+            seed=self.seed,
+            chunk_size=self.chunk_size,
+            **settings,
+        )
+
+    def study(self, **changes) -> KRatio:
+        """The papers' study of tMCC against k·CEN, with the printed k by default."""
+        return KRatio(
+            n_resamples=self.n_resamples, confidence_level=self.confidence_level, **changes
+        )
+
+
+#: The bootstrap intervals of the mean ratio.
+INTERVALS = ("student", "percentile", "bca")
+
+#: The measures of every matrix.
+MEASURES = ("cen", "mcc", "tmcc")
+
+
+class Outcome(NamedTuple):
+    """The experiment's results: the papers' statistics and what the figures and tables need.
+
+    Attributes
+    ----------
+    summary : dict
+        Every statistic under the papers' names, the printed values next to them.
+    per_k : pandas.DataFrame
+        The empirical k per number of classes (k_per_dimension.csv).
+    histograms : dict of str to Histogram2D
+        ``mcc_cen`` (MCC, CEN) and ``tmcc_kcen`` (tMCC, k·CEN): Figure 2.
+    table : pandas.DataFrame or None
+        Every matrix's K and measures, with ``keep_table``.
+    result : cenmcc.simulation.Result
+        The simulation's own result.
+    """
+
+    summary: dict
+    per_k: pd.DataFrame
+    histograms: dict
+    table: pd.DataFrame | None
+    result: Result
 
 
 def run(
@@ -79,7 +161,7 @@ def run(
     scheduler: str | None = None,
     quiet: bool = False,
     keep_table: bool = False,
-) -> tuple[Result, dict]:
+) -> tuple[Outcome, dict]:
     """The whole experiment: generate, measure, summarize; timed.
 
     Parameters
@@ -89,17 +171,17 @@ def run(
     jobs, backend, scheduler, quiet
         As in :func:`cenmcc.simulation.parallel.iter_tasks`; they change the wall time only.
     keep_table : bool
-        Keep every measure of every matrix (``result.table``).
+        Keep every measure of every matrix (``outcome.table``).
 
     Returns
     -------
-    result : Result
-        Its summary gains the experiment's settings and the printed values.
+    outcome : Outcome
     timing : dict
         ``computation_seconds`` (generation, metrics and statistics) and the parallel settings.
     """
+    import pandas as pd
+
     config = config or Config()
-    start, cpu = time.perf_counter(), time.process_time()
     result = run_simulation(
         config.simulation(keep_table=keep_table),
         jobs=jobs,
@@ -107,96 +189,132 @@ def run(
         scheduler=scheduler,
         quiet=quiet,
     )
-    timing = {
-        "computation_seconds": time.perf_counter() - start,
-        "main_process_cpu_seconds": time.process_time() - cpu,
-        "jobs": jobs,
-        "backend": backend,
+    summary = papers_summary(config, result)
+    histograms = {
+        "mcc_cen": _transposed(result.histograms["cen", "mcc"]),
+        "tmcc_kcen": result.states[1].histogram,
     }
-    summary = {
+    table = pd.DataFrame(result.table, copy=False) if result.table is not None else None
+    outcome = Outcome(summary, per_k_frame(result.study(STUDY)), histograms, table, result)
+    return outcome, result.timing
+
+
+#: The name of the papers' study in the simulation.
+STUDY = KRatio().name
+
+
+def papers_summary(config: Config, result: Result) -> dict:
+    """The run's statistics under the names the papers' claims are checked by."""
+    s, study = result.summary, result.study(STUDY)
+    cen_mcc = result.pair("cen", "mcc")
+    raw = cen_mcc["pair_counts"]  # oriented: CEN negated, so as counted for (CEN, -MCC)
+    out = {
         "n_matrices": config.n_matrices,
         "seed": config.seed,
-        "k_range": list(config.k_range),
-        "config": dataclasses.asdict(config),
-        **result.summary,
+        "n_chunks": s["n_chunks"],
+        "k_range": list(config.generator.k_range),
+        "config": {
+            **dataclasses.asdict(config.generator),
+            "n_resamples": config.n_resamples,
+            "chunk_size": config.chunk_size,
+            "confidence_level": config.confidence_level,
+        },
+        # The papers' r(CEN, MCC) is of the raw measures: the agreement's is of CEN negated.
+        "pearson_cen_mcc": -cen_mcc["pearson"],
+        "pearson_tmcc_kcen_by_k": study["pearson_by_k"],
+        "consistency_cen_mcc": cen_mcc["consistency"],
+        "ties_cen_mcc": raw["f_only"] + raw["g_only"] + raw["both_tied"],
+        "pairs_cen_mcc": raw,
+    }
+    errors = {
+        "pearson_cen_mcc": cen_mcc["pearson_se"],
+        "consistency_cen_mcc": cen_mcc["consistency_se"],
+    }
+    for suffix in ("", "_fitted"):
+        if f"consistency{suffix}" not in study:
+            continue
+        intervals = study[f"intervals{suffix}"]
+        out |= {
+            f"consistency_tmcc_kcen{suffix}": study[f"consistency{suffix}"],
+            f"ties_tmcc_kcen{suffix}": study[f"ties{suffix}"],
+            f"pairs_tmcc_kcen{suffix}": study[f"pair_counts{suffix}"],
+            f"pearson_tmcc_kcen{suffix}": study[f"pearson{suffix}"],
+            f"mean_ratio_tmcc_kcen{suffix}": study[f"mean_ratio{suffix}"],
+            f"sd_ratio_tmcc_kcen{suffix}": study[f"sd_ratio{suffix}"],
+            **{
+                f"ci95_{kind}{suffix}": intervals[kind] for kind in ("student", "percentile", "bca")
+            },
+        }
+        errors |= {
+            f"pearson_tmcc_kcen{suffix}": study[f"pearson{suffix}_se"],
+            f"mean_ratio_tmcc_kcen{suffix}": study[f"mean_ratio{suffix}_se"],
+            f"sd_ratio_tmcc_kcen{suffix}": study[f"sd_ratio{suffix}_se"],
+        }
+    errors["consistency_tmcc_kcen"] = study["consistency_se"]
+    return out | {
+        "k_fit": study["k_fit"],
+        "standard_errors": errors,
+        "standard_errors_method": (
+            "run-to-run SD of each statistic at n matrices: r, the mean and SD of the ratio "
+            f"jackknifed over {s['standard_errors']['jackknife_groups']} groups of whole chunks "
+            "(k refitted in each); the degrees of consistency from the spread over "
+            f"{s['standard_errors']['replicates']} replicate chunks, times "
+            "sqrt(chunk_size / n_matrices). " + s["standard_errors"]["jackknife"]
+        ),
+        "bootstrap": study["bootstrap"],
+        "ratio_undefined": study["ratio_undefined"],
+        "ties_rule": "exact equality of the float64 values; ties_* = pairs tied in either",
         "k_paper": dict(zip("abc", cenmcc.K_PAPER, strict=True)),
         "printed": PRINTED,
     }
-    return result._replace(summary=summary), timing
+
+
+def per_k_frame(study: dict) -> pd.DataFrame:
+    """The empirical k per dimension (k_per_dimension.csv): the study's per-K table."""
+    import pandas as pd
+
+    return pd.DataFrame(study["per_k"]).rename(
+        columns={
+            "k": "k_paper",
+            "mean_ratio": "mean_ratio_paper",
+            "k_fitted": "k_fit",
+            "mean_ratio_fitted": "mean_ratio_fit",
+        }
+    )
+
+
+def _transposed(hist: Histogram2D) -> Histogram2D:
+    """The histogram with its axes swapped."""
+    return Histogram2D(hist.counts.T.copy(), hist.outside, hist.y_range, hist.x_range)
 
 
 # --------------------------------------------------------------------------------------------
 # Figures
 
 
-def plot(result: Result) -> Figure:
+def plot(outcome: Outcome) -> Figure:
     """Figure 2 of Jurman et al. (2012) as densities: CEN against MCC, k·CEN against tMCC.
 
     Each panel is a 2-D histogram of every matrix (log-scaled counts), so the figure costs
     the same at any n; k is the printed one.
     """
-    from matplotlib.colors import LogNorm
-
-    from . import plotting
-
-    panels = [
-        (result.histograms["mcc_cen"], "MCC", "CEN"),
-        (result.histograms["tmcc_kcen"], "tMCC", "k·CEN"),
-    ]
-    fig, axes = plotting.subplots(1, 2)
-    with plotting.style():
-        for ax, (hist, xlabel, ylabel), letter in zip(axes, panels, "ab", strict=True):
-            counts = np.ma.masked_equal(hist.counts.T, 0)
-            x = np.linspace(*hist.x_range, hist.counts.shape[0] + 1)
-            y = np.linspace(*hist.y_range, hist.counts.shape[1] + 1)
-            mesh = ax.pcolormesh(
-                x,
-                y,
-                counts,
-                norm=LogNorm(vmin=1, vmax=max(int(counts.max()), 2)),
-                cmap="viridis",
-                rasterized=True,
-            )
-            ax.set(xlabel=xlabel, ylabel=ylabel, title=f"({letter}) {ylabel} vs {xlabel}")
-            if hist.outside:
-                ax.annotate(
-                    f"{hist.outside} matrices outside", (0.02, 0.02), xycoords="axes fraction"
-                )
-        lo, hi = result.histograms["tmcc_kcen"].x_range
-        axes[1].plot([lo, hi], [lo, hi], color="0.3", lw=0.8, ls="--", label="k·CEN = tMCC")
-        axes[1].legend(loc="upper left")
-        fig.colorbar(mesh, ax=axes, label="matrices per cell")
+    fig = figures.density_panels(
+        [
+            (outcome.histograms["mcc_cen"], "MCC", "CEN", "(a) CEN vs MCC"),
+            (outcome.histograms["tmcc_kcen"], "tMCC", "k·CEN", "(b) k·CEN vs tMCC"),
+        ]
+    )
+    ax = fig.axes[1]
+    lo, hi = outcome.histograms["tmcc_kcen"].x_range
+    with figures.style():
+        ax.plot([lo, hi], [lo, hi], color="0.3", lw=0.8, ls="--", label="k·CEN = tMCC")
+        ax.legend(loc="upper left")
     return fig
 
 
-def plot_k(per_k: pd.DataFrame, summary: dict) -> Figure:
+def plot_k(outcome: Outcome) -> Figure:
     """The empirical k per dimension (mean ± 1 SD of tMCC/CEN), the printed and the fitted k."""
-    from . import plotting
-
-    fit = summary["k_fit"]
-    grid = np.linspace(per_k["K"].min(), per_k["K"].max(), 300)
-    fig, ax = plotting.subplots(width=5.5)
-    with plotting.style():
-        ax.errorbar(
-            per_k["K"],
-            per_k["mean"],
-            yerr=per_k["std"],
-            fmt="o",
-            ms=3,
-            capsize=2,
-            label="tMCC/CEN, mean ± 1 SD",
-        )
-        ax.plot(grid, cenmcc.k_factor(grid), label="k(K), printed constants")
-        if fit is not None:
-            ax.plot(
-                grid,
-                cenmcc.k_factor(grid, fit["a"], fit["b"], fit["c"]),
-                ls="--",
-                label=f"k(K) fitted: a={fit['a']:.4f}, b={fit['b']:.4f}, c={fit['c']:.4f}",
-            )
-        ax.set(xlabel="K (number of classes)", ylabel="k", title="The constant k of Eq. (3)")
-        ax.legend()
-    return fig
+    return figures.k_per_dimension(outcome.result.study(STUDY))
 
 
 # --------------------------------------------------------------------------------------------
@@ -300,8 +418,8 @@ def write_outputs(result: Result, timing: dict, out) -> None:
     from . import plotting
 
     write_table(out / "k_per_dimension.csv", result.per_k)
-    figures = (("figure2", plot(result)), ("k_per_dimension", plot_k(result.per_k, result.summary)))
-    for name, fig in figures:
+    drawn = (("figure2", plot(result)), ("k_per_dimension", plot_k(result)))
+    for name, fig in drawn:
         for suffix in (".png", ".pdf"):
             save_figure(fig, out / f"{name}{suffix}")
         plotting.close(fig)

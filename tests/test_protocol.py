@@ -10,21 +10,18 @@ import pandas as pd
 import pytest
 
 import cenmcc
-from cenmcc.simulation import papers
-from cenmcc.simulation.papers import PaperGenerator
 from experiments import protocol, random_matrices
 from experiments.__main__ import main
 from paper_checks import protocol_checks
 from paper_checks.record import evaluate
 
 N, SEED = 3_000, 7
-SETTINGS = {"n": N, "seed": SEED, "n_resamples": 99, "chunk_size": 1_000, "jobs": 1, "quiet": True}
 
 
 def draw(reading, size=400, seed=0):
     """One chunk of the reading's generator: its stacks, one per K."""
-    config = reading.config(n_matrices=size, chunk_size=size)
-    return PaperGenerator(config)(np.random.default_rng(seed), size)
+    generator = reading.config(n_matrices=size, chunk_size=size).generator
+    return generator(np.random.default_rng(seed), size)
 
 
 def reading(name):
@@ -38,10 +35,10 @@ def off_diagonal(stack):
 
 def test_printed_reading_matches_random_matrices():
     printed = reading("printed")
-    result = protocol.simulate(
+    summary = protocol.simulate(
         printed, N, SEED, n_resamples=99, chunk_size=1_000, jobs=1, quiet=True
     )
-    config = papers.Config(n_matrices=N, seed=SEED, n_resamples=99, chunk_size=1_000)
+    config = random_matrices.Config(n_matrices=N, seed=SEED, n_resamples=99, chunk_size=1_000)
     reference, _ = random_matrices.run(config, jobs=1, quiet=True)
     for key in (
         "pearson_tmcc_kcen",
@@ -51,13 +48,13 @@ def test_printed_reading_matches_random_matrices():
         "ci95_student",
         "pearson_cen_mcc",
     ):
-        assert result.summary[key] == reference.summary[key], key
-    # the batch SEs of the printed reading are the engine's own
-    se = protocol.batch_standard_errors(printed, result)
-    engine = result.summary["standard_errors"]
+        assert summary[key] == reference.summary[key], key
+    # the standard errors of the printed reading are the experiment's own
+    se = protocol.standard_errors(printed, summary)
+    engine = reference.summary["standard_errors"]
     for name in ("pearson_tmcc_kcen", "consistency_tmcc_kcen", "pearson_cen_mcc"):
-        assert se[name] == pytest.approx(engine[name], rel=1e-9)
-    assert se["mean_ratio"] == pytest.approx(engine["mean_ratio_tmcc_kcen"], rel=1e-9)
+        assert se[name] == engine[name]
+    assert se["mean_ratio"] == engine["mean_ratio_tmcc_kcen"]
 
 
 def test_printed_generator_ranges():
@@ -145,16 +142,20 @@ def test_measure_readings():
     C = np.array([[[50, 3, 4], [2, 60, 1], [5, 5, 40]]])
     m = cenmcc.Counts(C)
     K, total = 3, C.sum()
-    preprint = reading("eq3-preprint").measures(m)
+
+    def measure(name, which):
+        (found,) = [x for x in reading(name).measures if getattr(x, "name", x) == which]
+        return found.function(m) if isinstance(found, cenmcc.Measure) else None
+
     mcc = cenmcc.mcc(C)
     expected = (1 - mcc) * (1 + np.log(total / K) / np.log(2 * K - 2)) * (1 - 1 / K)
-    np.testing.assert_allclose(preprint["tMCC"], expected, rtol=1e-12)
+    np.testing.assert_allclose(measure("eq3-preprint", "tmcc"), expected, rtol=1e-12)
     for name, base in (("cen-base-2N", 2 * K), ("cen-base-N", K)):
-        values = reading(name).measures(m)
         np.testing.assert_allclose(
-            values["CEN"], cenmcc.cen(C) * np.log(2 * K - 2) / np.log(base), rtol=1e-12
+            measure(name, "cen"), cenmcc.cen(C) * np.log(2 * K - 2) / np.log(base), rtol=1e-12
         )
-        np.testing.assert_allclose(values["tMCC"], cenmcc.tmcc(C), rtol=1e-12)
+        assert measure(name, "tmcc") is None  # the printed tMCC, by name
+    assert reading("printed").measures == ("cen", "mcc", "tmcc")
 
 
 def test_consistency_tie_rules():

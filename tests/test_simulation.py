@@ -1,40 +1,21 @@
-"""Simulations of a user's own generator: the API, its checks, determinism and statistics."""
+"""Simulations of any measures on a user's own generator: API, checks, determinism, statistics."""
 
 import json
+import math
+import warnings
 
 import numpy as np
 import pytest
 
 import cenmcc
-from cenmcc.simulation.engine import Simulation, run
+from cenmcc.simulation import KRatio, ParallelError, Simulation, run
+from cenmcc.simulation.engine import _jackknife_groups, jackknifed
 
 
 def uniform_counts(rng, size):
     """Matrices of 3 and 4 classes with counts uniform in 1..50, as two stacks."""
     m = size // 2
     return [rng.integers(1, 51, size=(m, 3, 3)), rng.integers(1, 51, size=(size - m, 4, 4))]
-
-
-def one_dimension(rng, size):
-    """A single array (not a list) of 5-class matrices."""
-    return rng.integers(1, 20, size=(size, 5, 5))
-
-
-def test_a_user_generator_gives_the_statistics_of_its_matrices():
-    sim = Simulation(uniform_counts, n_matrices=900, chunk_size=200, n_resamples=50, seed=2)
-    result = run(sim, jobs=1)
-    s = result.summary
-    assert s["n_matrices"] == 900
-    assert s["n_chunks"] == 5
-    assert list(result.per_k["K"]) == [3, 4]
-    assert result.per_k["n_matrices"].sum() == 900
-    assert s["k_fit"] is None  # two dimensions: too few to fit three constants
-    assert "pearson_tmcc_kcen_fitted" not in s
-    # Redraw the matrices: the same statistics from one pass over them.
-    table = run(Simulation(uniform_counts, 900, 2, 200, 50, keep_table=True), jobs=1).table
-    r = np.corrcoef(table["CEN"], table["MCC"])[0, 1]
-    assert s["pearson_cen_mcc"] == pytest.approx(r, rel=1e-12)
-    assert list(table["K"][:100]) == [3] * 100  # the first stack of the first chunk
 
 
 def lazy_uniform_counts(rng, size):
@@ -44,24 +25,90 @@ def lazy_uniform_counts(rng, size):
     yield rng.integers(1, 51, size=(size - m, 4, 4))
 
 
+def small_counts(rng, size):
+    """5-class matrices with few samples: ties, and MCCs that are 0/0 (a single column)."""
+    C = rng.integers(0, 3, size=(size, 5, 5))
+    C[::7] = 0
+    C[::7, :, 1] = rng.integers(1, 4, size=(len(C[::7]), 5))  # every sample predicted as 1
+    return C
+
+
+MEASURES = ("cen", "mcc", "cohen_kappa", "accuracy")
+
+
+def test_the_statistics_are_those_of_the_matrices_drawn():
+    sim = Simulation(
+        uniform_counts, 900, measures=MEASURES, chunk_size=200, seed=2, keep_table=True
+    )
+    result = run(sim, jobs=1, quiet=True)
+    t, s = result.table, result.summary
+    assert (s["n_matrices"], s["n_chunks"]) == (900, 5)
+    assert list(t["K"][:100]) == [3] * 100  # the first stack of the first chunk
+    sign = {"cen": -1.0, "mcc": 1.0, "cohen_kappa": 1.0, "accuracy": 1.0}
+    for name in MEASURES:
+        m = s["measures"][name]
+        assert m["mean"] == pytest.approx(t[name].mean(), rel=1e-12)
+        assert m["sd"] == pytest.approx(t[name].std(ddof=1), rel=1e-12)
+        for K in (3, 4):
+            rows = t["K"] == K
+            assert m["by_k"][str(K)]["n"] == rows.sum()
+            assert m["by_k"][str(K)]["mean"] == pytest.approx(t[name][rows].mean(), rel=1e-12)
+    for f, g in [("cen", "mcc"), ("mcc", "accuracy"), ("cen", "cohen_kappa")]:
+        pair = result.pair(f, g)
+        x, y = sign[f] * t[f], sign[g] * t[g]
+        counts = cenmcc.pair_counts(x, y)
+        assert pair["pair_counts"] == counts._asdict()
+        assert pair["consistency"] == counts.consistency()
+        assert pair["kendall_tau_b"] == counts.tau_b()
+        assert pair["pearson"] == pytest.approx(np.corrcoef(x, y)[0, 1], rel=1e-12)
+        for K in (3, 4):
+            rows = t["K"] == K
+            within = cenmcc.pair_counts(x[rows], y[rows])
+            assert pair["by_k"][str(K)]["pair_counts"] == within._asdict()
+    assert s["pairs"]["cen"]["mcc"]["consistency"] > 0.5  # oriented: they agree
+
+
 def test_a_generator_may_yield_its_stacks_one_at_a_time():
-    eager = run(Simulation(uniform_counts, 900, 2, 200, 50, keep_table=True), jobs=1)
-    lazy = run(Simulation(lazy_uniform_counts, 900, 2, 200, 50, keep_table=True), jobs=1)
+    settings = {"measures": MEASURES, "chunk_size": 200, "seed": 2, "keep_table": True}
+    eager = run(Simulation(uniform_counts, 900, **settings), jobs=1, quiet=True)
+    lazy = run(Simulation(lazy_uniform_counts, 900, **settings), jobs=1, quiet=True)
     assert json.dumps(lazy.summary) == json.dumps(eager.summary)
-    assert lazy.table.equals(eager.table)
+    for name, column in eager.table.items():
+        np.testing.assert_array_equal(lazy.table[name], column)
 
 
-def test_a_user_generator_is_deterministic_across_workers_and_backends():
-    sim = Simulation(one_dimension, n_matrices=600, chunk_size=150, n_resamples=30, seed=8)
-    runs = [run(sim, jobs=1), run(sim, jobs=2), run(sim, jobs=2, backend="threading")]
-    texts = {json.dumps(r.summary) for r in runs}
-    assert len(texts) == 1
+def test_the_same_seed_gives_the_same_bits_for_any_workers_and_backend():
+    sim = Simulation(
+        small_counts,
+        600,
+        measures=MEASURES,
+        studies=(KRatio(n_resamples=40),),
+        chunk_size=150,
+        seed=8,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        runs = [
+            run(sim, jobs=1, quiet=True),
+            run(sim, jobs=2, quiet=True),
+            run(sim, jobs=2, backend="threading", quiet=True),
+        ]
+    assert len({json.dumps(r.summary) for r in runs}) == 1
+    assert len(runs[1].processes) >= 1
 
 
 @pytest.mark.parametrize(
     ("generator", "message"),
     [
+        (lambda rng, size: None, r"chunk 0: got NoneType"),
+        (lambda rng, size: 3.0, r"chunk 0: got float"),
+        (
+            lambda rng, size: [np.ones((3, 3))] * size,
+            r"chunk 0: stack 0 has shape \(3, 3\).*np.stack",
+        ),
         (lambda rng, size: rng.integers(1, 9, size=(size, 3, 4)), r"chunk 0: stack 0 has shape"),
+        (lambda rng, size: np.zeros((0, 3, 3)), r"chunk 0: 0 matrices, expected 100"),
+        (lambda rng, size: np.zeros((size, 3, 3)), r"chunk 0, stack 0: .*no samples"),
         (lambda rng, size: rng.integers(1, 9, size=(size - 1, 3, 3)), "chunk 0: 99 matrices"),
         (lambda rng, size: rng.integers(1, 9, size=(size + 1, 3, 3)), "chunk 0: more than"),
         (lambda rng, size: -rng.integers(1, 9, size=(size, 3, 3)), r"chunk 0, stack 0: .*negative"),
@@ -69,67 +116,208 @@ def test_a_user_generator_is_deterministic_across_workers_and_backends():
     ],
 )
 def test_bad_generator_output_names_the_chunk_and_the_problem(generator, message):
-    sim = Simulation(generator, n_matrices=300, chunk_size=100, n_resamples=10)
-    with pytest.raises(RuntimeError, match=message):
-        run(sim, jobs=1)
+    with pytest.raises(ParallelError, match=message):
+        run(Simulation(generator, 300, chunk_size=100), jobs=1, quiet=True)
+
+
+def test_a_data_frame_from_the_generator_is_refused():
+    import pandas as pd
+
+    frame = pd.DataFrame(np.ones((3, 3)))
+    with pytest.raises(ParallelError, match="chunk 0: got DataFrame"):
+        run(Simulation(lambda rng, size: frame, 100), jobs=1, quiet=True)
+    with pytest.raises(ParallelError, match="chunk 0: stack 0 is a DataFrame"):
+        run(Simulation(lambda rng, size: [frame], 100), jobs=1, quiet=True)
 
 
 @pytest.mark.parametrize(
-    ("change", "message"),
+    ("change", "error", "message"),
     [
-        ({"n_matrices": 2}, "n_matrices"),
-        ({"n_matrices": 10.5}, "n_matrices must be an integer"),
-        ({"seed": -1}, "seed"),
-        ({"chunk_size": 0}, "chunk_size"),
-        ({"n_resamples": 1}, "n_resamples"),
-        ({"confidence_level": 1.5}, "confidence_level"),
-        ({"generator": 3}, "generator must be callable"),
+        ({"n_matrices": 0}, ValueError, "n_matrices"),
+        ({"n_matrices": 10.5}, TypeError, "n_matrices must be an integer"),
+        ({"seed": -1}, ValueError, "seed"),
+        ({"chunk_size": 0}, ValueError, "chunk_size"),
+        ({"generator": 3}, TypeError, "generator must be callable"),
+        ({"measures": ("cen", "nope")}, ValueError, r"unknown measure 'nope'.*cohen_kappa"),
+        ({"measures": ("cen", "cen")}, ValueError, "more than once"),
+        ({"measures": (np.mean,)}, TypeError, r"cenmcc.Measure\(name, function"),
+        ({"measures": "cen"}, TypeError, "tuple of names"),
+        ({"pairs": (("cen", "kappa"),)}, ValueError, "pairs: .* not a pair"),
+        ({"studies": (object(),)}, TypeError, "lacks"),
     ],
 )
-def test_bad_settings_are_refused(change, message):
-    settings = {"generator": one_dimension, "n_matrices": 100} | change
-    with pytest.raises((ValueError, TypeError), match=message):
+def test_bad_settings_are_refused(change, error, message):
+    settings = {"generator": uniform_counts, "n_matrices": 100} | change
+    with pytest.raises(error, match=message):
         Simulation(**settings)
 
 
-def test_other_measures_and_k_change_what_is_compared():
-    """A reading of Eq. (3) is a pair of functions: the measures and k(K)."""
+def test_a_users_measure_runs_and_bad_output_names_it():
+    def half_accuracy(m):
+        return cenmcc.accuracy(m) / 2
 
-    def doubled_cen(m):
-        return {"CEN": 2 * cenmcc.cen(m), "MCC": cenmcc.mcc(m), "tMCC": cenmcc.tmcc(m)}
-
-    base = Simulation(one_dimension, n_matrices=400, chunk_size=100, n_resamples=20)
-    plain = run(base, jobs=1).summary
-    other = run(
-        Simulation(one_dimension, 400, chunk_size=100, n_resamples=20, measures=doubled_cen),
+    mine = cenmcc.Measure("half_accuracy", half_accuracy, greater_is_better=True)
+    result = run(
+        Simulation(
+            uniform_counts, 400, measures=("accuracy", mine), chunk_size=100, keep_table=True
+        ),
         jobs=1,
-    ).summary
-    # tMCC/(k·2·CEN) is half of tMCC/(k·CEN); correlations do not change with the scale.
-    assert other["mean_ratio_tmcc_kcen"] == pytest.approx(plain["mean_ratio_tmcc_kcen"] / 2)
-    assert other["pearson_tmcc_kcen"] == pytest.approx(plain["pearson_tmcc_kcen"], rel=1e-12)
-    halved = run(
-        Simulation(one_dimension, 400, chunk_size=100, n_resamples=20, k=lambda K: 0.5 * K / K),
-        jobs=1,
-    ).summary
-    ratio = plain["mean_ratio_tmcc_kcen"] * float(cenmcc.k_factor(5)) / 0.5
-    assert halved["mean_ratio_tmcc_kcen"] == pytest.approx(ratio, rel=1e-12)
+        quiet=True,
+    )
+    np.testing.assert_array_equal(result.table["half_accuracy"], result.table["accuracy"] / 2)
+    assert result.pair("accuracy", "half_accuracy")["consistency"] == 1.0
+    for function, message in [
+        (
+            lambda m: cenmcc.accuracy(m)[:-1],
+            r"measure .bad. returned shape \(49,\).*chunk 0, stack 0, expected \(50,\)",
+        ),
+        (lambda m: cenmcc.accuracy(m) / 0, r"measure 'bad' returned inf for matrix 0"),
+        (lambda m: "text", "measure 'bad' returned str"),
+    ]:
+        bad = cenmcc.Measure("bad", function, greater_is_better=True)
+        with pytest.raises(ParallelError, match=message), np.errstate(all="ignore"):
+            run(Simulation(uniform_counts, 200, measures=("cen", bad), chunk_size=100), jobs=1)
 
 
-def test_the_pair_counts_are_those_of_the_per_matrix_values():
-    """(CEN, -MCC) and (tMCC, k·CEN) counted on the kept table, K mixed, ties included."""
-    sim = Simulation(uniform_counts, 600, chunk_size=150, n_resamples=20, seed=4, keep_table=True)
-    result = run(sim, jobs=1)
-    t = result.table
-    K, cen = t["K"].to_numpy(), t["CEN"].to_numpy()
-    expected = {
-        "cen_mcc": cenmcc.pair_counts(cen, -t["MCC"].to_numpy()),
-        "tmcc_kcen": cenmcc.pair_counts(t["tMCC"].to_numpy(), cenmcc.k_factor(K) * cen),
+def test_undefined_values_are_counted_and_warned_once_in_the_caller(capfd):
+    sim = Simulation(small_counts, 700, measures=("cen", "mcc", "cohen_kappa"), chunk_size=175)
+    with pytest.warns(cenmcc.UndefinedMetricWarning) as caught:
+        result = run(sim, jobs=2, quiet=True)
+    undefined = result.summary["measures"]["mcc"]["undefined"]
+    assert undefined >= 700 // 7
+    assert sum(k["undefined"] for k in result.summary["measures"]["mcc"]["by_k"].values()) == (
+        undefined
+    )
+    mcc_warnings = [w for w in caught if str(w.message).startswith("MCC")]
+    assert len(mcc_warnings) == 1
+    assert f"{undefined:,} of 700 matrices" in str(mcc_warnings[0].message)
+    assert "Warning" not in capfd.readouterr().err  # no worker printed one
+
+
+class CountNegative:
+    """A study of a user's own: how many matrices have an MCC below 0, per K."""
+
+    name = "negative"
+    measures = ("mcc",)
+
+    def reduce(self, chunk):
+        return {
+            int(k): int(np.sum(chunk.columns["mcc"][k == chunk.K] < 0)) for k in np.unique(chunk.K)
+        }
+
+    def merge(self, a, b):
+        return {k: a.get(k, 0) + b.get(k, 0) for k in sorted({*a, *b})}
+
+    def statistics(self, state, run):
+        return {"share": sum(state.values()) / run.simulation.n_matrices}
+
+    def summarize(self, state, run):
+        return {"by_k": state}
+
+
+def test_a_study_streams_like_the_built_in_statistics():
+    sim = Simulation(
+        small_counts,
+        500,
+        measures=("cen",),
+        studies=(CountNegative(),),
+        chunk_size=50,
+        keep_table=True,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        result = run(sim, jobs=1, quiet=True)
+    study = result.study("negative")
+    negative = int(np.sum(result.table["mcc"] < 0))
+    assert sum(study["by_k"].values()) == negative
+    assert study["share"] == negative / 500
+    assert study["share_se"] > 0  # jackknifed over the 10 chunks
+    assert [m.name for m in sim.resolved_measures] == ["cen", "mcc"]
+
+
+def test_a_study_that_fails_is_named():
+    class Broken(CountNegative):
+        def reduce(self, chunk):
+            raise ArithmeticError("no")
+
+    with pytest.raises(ParallelError, match="study 'negative': reduce failed: no"):
+        run(Simulation(uniform_counts, 100, studies=(Broken(),)), jobs=1, quiet=True)
+
+
+def b_family(rng, size):
+    """B(T, F): T on the diagonal, F elsewhere, where tMCC = CEN exactly (k = 1 fits)."""
+    T, F = rng.integers(1, 50, size=(2, size))
+    K = 4
+    C = np.broadcast_to(F[:, None, None], (size, K, K)).copy()
+    C[:, np.arange(K), np.arange(K)] = T[:, None]
+    return C
+
+
+def perfect_but_one(rng, size):
+    C = np.broadcast_to(np.eye(3, dtype=int) * 5, (size, 3, 3)).copy()
+    C[0, 0, 1] = 1
+    return C
+
+
+@pytest.mark.parametrize(
+    "generator",
+    [
+        b_family,
+        perfect_but_one,
+        lambda rng, size: np.broadcast_to(np.eye(3, dtype=int) * 5, (size, 3, 3)),  # all perfect
+        lambda rng, size: np.broadcast_to(np.ones((3, 3), dtype=int), (size, 3, 3)),  # identical
+        lambda rng, size: np.broadcast_to([[3, 0], [4, 0]], (size, 2, 2)),  # one predicted class
+    ],
+)
+def test_degenerate_statistics_are_undefined_with_a_reason_never_a_crash(generator):
+    sim = Simulation(
+        generator, 300, measures=("cen", "mcc"), studies=(KRatio(n_resamples=40),), chunk_size=100
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        result = run(sim, jobs=1, quiet=True)
+    study = result.study("k_ratio")
+    json.dumps(result.summary)  # a summary that can be written
+    intervals = study["intervals"]
+    if intervals["student"] is None:
+        assert intervals["undefined"]
+
+
+def test_too_few_resamples_for_an_interval_are_refused_before_the_work():
+    with pytest.raises(ValueError, match="n_resamples must be an integer of at least 40"):
+        KRatio(n_resamples=3)
+    KRatio(n_resamples=40)
+
+
+def test_the_jackknife_groups_are_consecutive_and_cover_every_chunk():
+    groups = _jackknife_groups(250)
+    assert len(groups) == 100
+    assert [j for g in groups for j in g] == list(range(250))
+    assert {len(g) for g in groups} == {2, 3}
+    assert _jackknife_groups(7) == [[j] for j in range(7)]
+
+
+def test_the_jackknife_of_a_mean_is_its_standard_error():
+    """For a mean over equal groups the delete-a-group jackknife is SD(group means)/sqrt(g)."""
+    rng = np.random.default_rng(3)
+    groups = [rng.normal(size=50) for _ in range(20)]
+    total = np.concatenate(groups)
+    loo = [np.concatenate(groups[:i] + groups[i + 1 :]) for i in range(20)]
+    out = jackknifed(lambda x: {"mean": x.mean()}, total, loo)
+    means = [g.mean() for g in groups]
+    assert out["mean_se"] == pytest.approx(np.std(means, ddof=1) / math.sqrt(20), rel=1e-12)
+
+
+def test_a_run_records_where_its_chunks_ran():
+    import os
+
+    result = run(Simulation(uniform_counts, 400, chunk_size=100), jobs=2, quiet=True)
+    pids = {pid for _, pid in result.processes}
+    assert pids
+    assert os.getpid() not in pids  # loky workers, not this process
+    assert {pid for _, pid in run(Simulation(uniform_counts, 200), jobs=1).processes} == {
+        os.getpid()
     }
-    for key, counts in expected.items():
-        assert result.summary[f"pairs_{key}"] == counts._asdict()
-        assert result.summary[f"consistency_{key}"] == counts.concordant / (
-            counts.concordant + counts.discordant
-        )
 
 
 def test_the_allocator_setting_is_taken_on_glibc_once_per_process():

@@ -7,9 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import cenmcc
-from cenmcc.simulation import pairs
-from cenmcc.simulation.streaming import Histogram2D, Moments, OrderedReducer, PoissonBootstrap
+from cenmcc.simulation.streaming import (
+    Histogram2D,
+    KeyedMoments,
+    Moments,
+    OrderedReducer,
+    PoissonBootstrap,
+)
 
 
 def split(x: np.ndarray, rng: np.random.Generator, parts: int) -> list[np.ndarray]:
@@ -105,46 +109,26 @@ def test_poisson_bootstrap_sums_are_the_weighted_block_sums():
     np.testing.assert_allclose(a.merge(b).sums, whole.sums, rtol=1e-12)
 
 
-# ---------------------------------------------------------------------------------------------
-# Parallel exact pair counts
+def test_merging_with_no_rows_changes_nothing():
+    m = Moments.of(np.random.default_rng(7).normal(size=(30, 2)))
+    empty = Moments.of(np.zeros((0, 2)))
+    assert empty.n == 0
+    for merged in (m.merge(empty), empty.merge(m)):
+        assert merged.n == m.n
+        assert merged.mean.tobytes() == m.mean.tobytes()
+        assert merged.comoment.tobytes() == m.comoment.tobytes()
+    assert empty.merge(empty).n == 0  # no division by zero
 
 
-def brute_force(f, g):
-    """(concordant, discordant, f only, g only, both tied) over every pair."""
-    out = [0] * 5
-    for i, j in itertools.combinations(range(len(f)), 2):
-        df, dg = np.sign(f[i] - f[j]), np.sign(g[i] - g[j])
-        out[
-            0
-            if df * dg > 0
-            else 1
-            if df * dg < 0
-            else 2
-            if dg == 0 and df
-            else 3
-            if df == 0 and dg
-            else 4
-        ] += 1
-    return tuple(out)
-
-
-@pytest.mark.parametrize("n_buckets", [2, 3, 5, 8])
-@pytest.mark.parametrize("ties", [1, 4, 40])
-def test_bucketed_pair_counts_equal_a_brute_force_count(n_buckets, ties):
-    rng = np.random.default_rng(10 * n_buckets + ties)
-    f = rng.integers(0, ties, size=300).astype(float)  # few values: many ties
-    g = f + rng.integers(0, ties + 3, size=300) - 2
-    got = pairs.pair_counts(f, g, n_buckets=n_buckets, jobs=1)
-    assert (got.concordant, got.discordant, got.f_only, got.g_only, got.both_tied) == brute_force(
-        f, g
-    )
-    assert got == cenmcc.pair_counts(f, g)
-
-
-def test_bucketed_pair_counts_in_parallel_equal_the_serial_count():
-    rng = np.random.default_rng(11)
-    f = rng.random(200_000)
-    g = np.round(f + 0.2 * rng.random(200_000), 3)  # ties in g only
-    expected = cenmcc.pair_counts(f, g)
-    assert pairs.pair_counts(f, g, n_buckets=6, jobs=2) == expected
-    assert pairs.pair_counts(f, g, n_buckets=4, jobs=2, backend="threading") == expected
+def test_keyed_moments_merge_key_by_key():
+    rng = np.random.default_rng(8)
+    x = {3: rng.normal(size=(40, 2)), 4: rng.normal(size=(25, 2)), 5: rng.normal(size=(10, 2))}
+    a = KeyedMoments.of(3, x[3][:20]).merge(KeyedMoments.of(4, x[4]))
+    b = KeyedMoments.of(5, x[5]).merge(KeyedMoments.of(3, x[3][20:]))
+    merged = a.merge(b)
+    assert merged.keys.tolist() == [3, 4, 5]
+    for i, k in enumerate((3, 4, 5)):
+        np.testing.assert_allclose(merged.moments[i].mean, x[k].mean(axis=0), rtol=1e-12)
+        assert merged.moments[i].n == len(x[k])
+    whole = Moments.of(np.concatenate([x[3], x[4], x[5]]))
+    np.testing.assert_allclose(merged.total().comoment, whole.comoment, rtol=1e-12)

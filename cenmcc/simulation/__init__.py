@@ -1,15 +1,43 @@
 """Simulations of performance measures on random confusion matrices, streamed in chunks.
 
-``cenmcc.simulation`` is the engine behind the experiments of Jurman et al.: a
-:class:`Simulation` names a generator of confusion matrices, :func:`run` draws and measures them
-in chunks in parallel workers (joblib's loky or threading backends, or a dask.distributed
-cluster), reduces each chunk to mergeable statistics and summarizes them in a :class:`Result`.
-The same seed gives the same bits for any number of workers and any backend.
+``cenmcc.simulation`` runs agreement studies between any measures on any generator of
+confusion matrices: a :class:`Simulation` names a generator, how many matrices to draw, the
+measures (names of :data:`cenmcc.MEASURES` or :class:`cenmcc.Measure` objects) and optional
+studies; :func:`run` draws and measures the matrices in chunks in parallel workers (joblib's
+loky or threading backends, or a dask.distributed cluster), reduces each chunk to mergeable
+statistics, counts the pairs of matrices exactly, and returns a :class:`Result` with every
+statistic and its standard error, which :meth:`Result.save` writes with its tables and
+figures. The same seed gives the same bits for any number of workers and any backend.
 
-It needs the ``simulation`` extra (joblib); ``import cenmcc`` does not import it.
+It needs the ``simulation`` extra (joblib; ``figures`` for the figures, ``dask`` for
+clusters); ``import cenmcc`` does not import it.
+
+Examples
+--------
+>>> from cenmcc.simulation import DirichletClassifier, Simulation, run
+>>> sim = Simulation(
+...     DirichletClassifier(k_range=(3, 5)), 2000, measures=("cen", "mcc"), chunk_size=500
+... )
+>>> result = run(sim, jobs=1, quiet=True)
+>>> round(result.pair("cen", "mcc")["consistency"], 3)
+0.94
 """
 
-from .engine import Result, Simulation, run
-from .papers import Config, PaperGenerator
+from .engine import Simulation, run
+from .generators import DirichletClassifier
+from .papers import PaperGenerator
+from .parallel import ParallelError
+from .result import Result
+from .studies import ChunkData, KRatio, Study
 
-__all__ = ["Config", "PaperGenerator", "Result", "Simulation", "run"]
+__all__ = [
+    "ChunkData",
+    "DirichletClassifier",
+    "KRatio",
+    "PaperGenerator",
+    "ParallelError",
+    "Result",
+    "Simulation",
+    "Study",
+    "run",
+]

@@ -1,117 +1,244 @@
-"""Exact pair counts of two measures over many objects, split into tasks that run in parallel.
+"""Exact pair counts of a run's measures, overall and within each number of classes, in workers.
 
-:func:`cenmcc.pair_counts` counts the concordant, discordant and tied pairs of n objects in one
-process. Here the value range of f is cut into P buckets and that of g into P buckets (equal
-values always share a bucket), and the pairs fall into three kinds, each counted exactly:
+The degrees of consistency and discriminancy and Kendall's τ_b of two measures are functions
+of the counts of concordant, discordant and tied pairs of matrices (:class:`cenmcc.PairCounts`),
+which need every matrix's values at once. A run keeps them out of its memory:
 
-- pairs inside one f-bucket: :func:`cenmcc.pair_counts` on the bucket (P tasks);
-- pairs in different f-buckets and the same g-bucket: :func:`cenmcc.pair_counts` of the
-  f-bucket index against g on the g-bucket (P tasks; a tie of the index is a pair of the
-  previous kind, and is not used);
-- pairs in different f-buckets and different g-buckets: ordered by the buckets alone, counted
-  from the P x P table of bucket counts with two-dimensional cumulative sums.
+- :class:`ColumnStore` writes each chunk's per-matrix values (K and every measure) at their
+  place in one ``.npy`` file per column, in a temporary directory, as the chunks arrive; the
+  files are read back memory-mapped, by whichever process needs them;
+- :func:`count_pairs` then runs, as parallel tasks in the workers: the order of the matrices
+  by K (one task), the dense ranks of each column overall and within each K (one task per
+  column, written back to the store), and the counts of each pair of columns from their
+  ranks, overall and within each K (one task per pair; :func:`cenmcc.comparison.counts_from_ranks`).
 
-The counts are integers, so they are the same for any P and any schedule; each task holds about
-n/P objects, so the work spreads over the workers (2 P tasks, about twice the work of a single
-count in all, on n/P objects each).
+Every count is an exact integer, so the result is the same for any number of workers and any
+schedule; the main process only waits.
 """
 
 from __future__ import annotations
 
-import itertools
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
 
-import joblib
 import numpy as np
 
-import cenmcc
+from cenmcc.comparison import PairCounts, counts_from_ranks
 
-from .parallel import iter_tasks
+from .parallel import map_tasks
 
-#: Fewest objects per bucket worth a task of its own.
-MIN_BUCKET = 50_000
-
-
-def _buckets(values: np.ndarray, n_buckets: int) -> np.ndarray:
-    """Bucket of each value, cut at quantiles; equal values share a bucket."""
-    edges = np.quantile(values, np.linspace(0, 1, n_buckets + 1)[1:-1])
-    return np.searchsorted(edges, values, side="right").astype(np.int32)
+#: The column that groups the matrices (their number of classes).
+GROUP = "K"
 
 
-def _count(task) -> tuple[int, ...]:
-    """Pair counts of one task: ``(f, g)`` arrays of one bucket."""
-    return tuple(cenmcc.pair_counts(*task))
-
-
-def _between_buckets(table: np.ndarray) -> tuple[int, int]:
-    """Concordant and discordant pairs of objects in different f- and g-buckets.
-
-    ``table[p, r]`` objects lie in f-bucket p and g-bucket r. A pair from cells (p, r) and
-    (q, s) with p < q is concordant when r < s and discordant when r > s.
-    """
-    t = table.astype(np.int64)
-    below = np.cumsum(np.cumsum(t, axis=0), axis=1)  # below[p, r]: cells p' <= p, r' <= r
-    rows = np.cumsum(t.sum(axis=1))  # objects in f-buckets <= p
-    concordant = int((t[1:, 1:] * below[:-1, :-1]).sum())
-    # discordant: cells p' < q with r' > s: (objects in rows < q) - (those with r' <= s)
-    discordant = int((t[1:, :] * (rows[:-1, None] - below[:-1, :])).sum())
-    return concordant, discordant
-
-
-def pair_counts(f, g, *, n_buckets: int | None = None, **parallel) -> cenmcc.PairCounts:
-    """Exact :func:`cenmcc.pair_counts` of ``f`` and ``g``, computed in parallel tasks.
+class ColumnStore:
+    """Columns of n values each, one ``.npy`` file per column in a directory of its own.
 
     Parameters
     ----------
-    f, g : ndarray, shape (n,)
-        Finite values of the two measures on the same objects.
-    n_buckets : int, optional
-        Buckets per measure (so ``2 n_buckets`` tasks); it never changes the result. By default
-        one (a single :func:`cenmcc.pair_counts` in this process) with fewer than four
-        workers, since the tasks do about twice the work of a single count; else four per
-        worker, and fewer when a bucket would hold under :data:`MIN_BUCKET` objects.
+    n : int
+        Number of values (matrices) per column.
+    directory : path, optional
+        Where the files go; by default a new temporary directory, removed by :meth:`close`.
+    """
+
+    def __init__(self, n: int, directory=None):
+        self.n = n
+        self.owned = directory is None
+        self.directory = Path(
+            tempfile.mkdtemp(prefix="cenmcc-columns-") if directory is None else directory
+        )
+        self.dtypes: dict[str, np.dtype] = {}
+        self._files: dict[str, tuple[int, int]] = {}  # name -> (file descriptor, header bytes)
+
+    def path(self, name: str) -> Path:
+        return self.directory / f"{name}.npy"
+
+    def write(self, start: int, columns: dict[str, np.ndarray]) -> None:
+        """Write ``columns[name]`` at rows ``start, start + 1, ...`` of each column."""
+        for name, values in columns.items():
+            values = np.ascontiguousarray(values)
+            fd, offset = self._open(name, values.dtype)
+            os.pwrite(fd, values.tobytes(), offset + start * values.itemsize)
+
+    def _open(self, name: str, dtype: np.dtype) -> tuple[int, int]:
+        if name not in self._files:
+            header = _npy_header(dtype, self.n)
+            fd = os.open(self.path(name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.write(fd, header)
+            os.ftruncate(fd, len(header) + self.n * np.dtype(dtype).itemsize)
+            self._files[name] = (fd, len(header))
+            self.dtypes[name] = np.dtype(dtype)
+        elif np.dtype(dtype) != self.dtypes[name]:
+            raise TypeError(f"column {name!r} is {self.dtypes[name]}, got values of {dtype}")
+        return self._files[name]
+
+    def add(self, name: str, values: np.ndarray) -> None:
+        """A whole column at once (a value derived from the others, say)."""
+        if len(values) != self.n:
+            raise ValueError(f"column {name!r} needs {self.n} values, got {len(values)}")
+        self.write(0, {name: values})
+        self.flush()
+
+    def flush(self) -> None:
+        """Close the files being written (they stay readable)."""
+        for fd, _ in self._files.values():
+            os.close(fd)
+        self._files.clear()
+
+    def read(self, name: str) -> np.ndarray:
+        """A column, memory-mapped read-only."""
+        return np.load(self.path(name), mmap_mode="r")
+
+    def close(self) -> None:
+        """Close the files and remove the directory (if this store made it)."""
+        self.flush()
+        if self.owned:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+    def __enter__(self) -> ColumnStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _npy_header(dtype: np.dtype, n: int) -> bytes:
+    """The header of a ``.npy`` file of ``n`` values of ``dtype`` (NumPy's format 1.0)."""
+    import io
+
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        buffer,
+        {
+            "descr": np.lib.format.dtype_to_descr(np.dtype(dtype)),
+            "fortran_order": False,
+            "shape": (n,),
+        },
+    )
+    return buffer.getvalue()
+
+
+class Counted(NamedTuple):
+    """Pair counts of one pair of columns.
+
+    Attributes
+    ----------
+    overall : PairCounts
+        Over every pair of matrices.
+    by_group : dict of int to PairCounts
+        Over the pairs of matrices of each number of classes K (empty if not asked).
+    """
+
+    overall: PairCounts
+    by_group: dict
+
+
+def count_pairs(
+    store: ColumnStore, pairs: Iterable[tuple[str, str]], *, by_group: bool = True, **parallel
+) -> dict[tuple[str, str], Counted]:
+    """Exact pair counts of each pair of columns of ``store``, overall and within each K.
+
+    Parameters
+    ----------
+    store : ColumnStore
+        Holding the columns named in ``pairs`` and, with ``by_group``, the column ``"K"``.
+    pairs : iterable of (str, str)
+        The pairs of columns (f, g).
+    by_group : bool
+        Also count the pairs within each K.
     **parallel
         ``jobs``, ``backend``, ``scheduler``, ``quiet``, as in
         :func:`cenmcc.simulation.parallel.iter_tasks`.
 
     Returns
     -------
-    cenmcc.PairCounts
-        Equal to ``cenmcc.pair_counts(f, g)``.
+    dict of (f, g) to Counted
     """
-    f, g = np.asarray(f), np.asarray(g)
-    if f.shape != g.shape or f.ndim != 1:
-        raise ValueError(f"f and g must be 1-D of the same length, got {f.shape} and {g.shape}")
-    if n_buckets is None:
-        jobs = parallel.get("jobs", -1)
-        workers = joblib.cpu_count() if jobs == -1 else jobs
-        n_buckets = 1 if workers < 4 else max(1, min(4 * workers, f.size // MIN_BUCKET))
-    if n_buckets == 1:
-        return cenmcc.pair_counts(f, g)
-    fb, gb = _buckets(f, n_buckets), _buckets(g, n_buckets)
-    table = np.bincount(fb * n_buckets + gb, minlength=n_buckets**2).reshape(n_buckets, -1)
-    by_f = np.argsort(fb, kind="stable")
-    by_g = np.argsort(gb, kind="stable")
-    f_edges = np.searchsorted(fb[by_f], np.arange(n_buckets + 1))
-    g_edges = np.searchsorted(gb[by_g], np.arange(n_buckets + 1))
-    slices = [
-        (values, order[a:b])
-        for values, order, edges in ((f, by_f, f_edges), (fb, by_g, g_edges))
-        for a, b in itertools.pairwise(edges)
-    ]
-    # Buckets of fewer than two objects hold no pair.
-    tasks = [(values[idx], g[idx]) for values, idx in slices if idx.size >= 2]
-    kinds = np.array([values is f for values, idx in slices if idx.size >= 2])
-    counts = np.array(list(iter_tasks(_count, tasks, desc="pair counts", **parallel)), dtype=object)
-    # Columns: n_pairs, concordant, discordant, f_only, g_only, both_tied.
-    within = counts[kinds].sum(axis=0)
-    across = counts[~kinds].sum(axis=0)
-    concordant, discordant = _between_buckets(table)
-    n = f.size
-    return cenmcc.PairCounts(
-        n_pairs=n * (n - 1) // 2,
-        concordant=int(within[1] + across[1] + concordant),
-        discordant=int(within[2] + across[2] + discordant),
-        f_only=int(within[3] + across[3]),
-        g_only=int(within[4]),
-        both_tied=int(within[5]),
+    pairs = list(dict.fromkeys(pairs))
+    store.flush()
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    directory = str(store.directory)
+    bounds = None
+    if by_group:
+        (bounds,) = map_tasks(_group_order, [directory], desc="pair counts: order by K", **parallel)
+    map_tasks(
+        _rank,
+        [(directory, name, by_group) for name in names],
+        desc="pair counts: ranks",
+        **parallel,
     )
+    counted = map_tasks(
+        _count,
+        [(directory, f, g, bounds) for f, g in pairs],
+        desc="pair counts",
+        **parallel,
+    )
+    return dict(zip(pairs, counted, strict=True))
+
+
+def _group_order(directory: str) -> dict[int, tuple[int, int]]:
+    """Task: the matrices in increasing K (stable), saved as ``order.npy``; each K's rows there."""
+    group = np.load(Path(directory) / f"{GROUP}.npy")
+    order = np.argsort(group, kind="stable")  # a radix sort for small integers
+    np.save(Path(directory) / "order.npy", order.astype(_index_dtype(order.size)))
+    keys, starts = np.unique(group[order], return_index=True)
+    ends = [*starts[1:], order.size]
+    return {int(k): (int(a), int(b)) for k, a, b in zip(keys, starts, ends, strict=True)}
+
+
+def _rank(task) -> None:
+    """Task: the dense ranks of a column overall (``rank-NAME.npy``) and within each K, in the
+    order of ``order.npy`` (``grouped-rank-NAME.npy``)."""
+    directory, name, by_group = task
+    directory = Path(directory)
+    values = np.load(directory / f"{name}.npy")
+    np.save(directory / f"rank-{name}.npy", _dense_ranks(values))
+    if by_group:
+        order = np.load(directory / "order.npy")
+        group = np.load(directory / f"{GROUP}.npy")[order]
+        ranks = _dense_ranks_by_group(group, values[order])
+        np.save(directory / f"grouped-rank-{name}.npy", ranks)
+
+
+def _count(task) -> Counted:
+    """Task: the pair counts of two columns from their ranks, overall and within each K."""
+    directory, f, g, bounds = task
+    directory = Path(directory)
+    overall = counts_from_ranks(
+        np.load(directory / f"rank-{f}.npy"), np.load(directory / f"rank-{g}.npy")
+    )
+    by_group = {}
+    if bounds is not None:
+        rf = np.load(directory / f"grouped-rank-{f}.npy", mmap_mode="r")
+        rg = np.load(directory / f"grouped-rank-{g}.npy", mmap_mode="r")
+        by_group = {k: counts_from_ranks(rf[a:b], rg[a:b]) for k, (a, b) in bounds.items()}
+    return Counted(overall, by_group)
+
+
+def _index_dtype(n: int):
+    return np.int32 if n < 2**31 - 1 else np.int64
+
+
+def _dense_ranks(values: np.ndarray) -> np.ndarray:
+    """Dense ranks from 0 (equal values share a rank), int32 when they fit."""
+    order = np.argsort(values)
+    s = values[order]
+    ranks = np.empty(values.size, dtype=_index_dtype(values.size))
+    if values.size:
+        ranks[order[0]] = 0
+        ranks[order[1:]] = np.cumsum(s[1:] != s[:-1], dtype=ranks.dtype)
+    return ranks
+
+
+def _dense_ranks_by_group(group: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Dense ranks of ``values`` from 0 within each run of equal ``group`` (sorted by group)."""
+    ranks = np.empty(values.size, dtype=_index_dtype(values.size))
+    edges = np.flatnonzero(np.diff(group)) + 1
+    for a, b in zip([0, *edges], [*edges, values.size], strict=True):
+        ranks[a:b] = _dense_ranks(values[a:b])
+    return ranks

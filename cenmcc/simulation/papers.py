@@ -3,33 +3,31 @@
 Jurman & Furlanello (2010), Sec. 2, and Jurman, Riccadonna & Furlanello (2012), "Relationships
 between CEN and MCC", draw 200,000 random matrices of dimension 3 to 30: every diagonal entry a
 uniform random integer in [1, 1000], every off-diagonal entry a uniform random integer in
-[1, ⌊1000·ρ_i⌋] with ρ_i uniform in [0.01, 1]. :class:`Config` holds every choice of that
-protocol (the printed reading by default, and the other readings of the same text), and
-:class:`PaperGenerator` draws its matrices for :class:`~cenmcc.simulation.Simulation`.
+[1, ⌊1000·ρ_i⌋] with ρ_i uniform in [0.01, 1]. :class:`PaperGenerator` draws them for a
+:class:`~cenmcc.simulation.Simulation`: its defaults are that printed protocol, and its other
+fields the other readings of the same text (how K is drawn, what one ρ applies to, whether the
+ranges' upper ends are included, ...; ``python -m experiments protocol`` runs them all).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
 
 import numpy as np
 
-from .engine import Simulation
+from .generators import uniform_integers
 
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-
-#: How the number of classes of each matrix can be drawn (:attr:`Config.k_scheme`).
+#: How the number of classes of each matrix can be drawn (:attr:`PaperGenerator.k_scheme`).
 K_SCHEMES = ("uniform", "balanced")
-#: What one ratio ρ applies to (:attr:`Config.rho_scope`).
+#: What one ratio ρ applies to (:attr:`PaperGenerator.rho_scope`).
 RHO_SCOPES = ("matrix", "row", "entry")
 
 
 @dataclasses.dataclass(frozen=True)
-class Config:
-    """Every choice of the random-matrix experiment; the defaults are the papers' settings.
+class PaperGenerator:
+    """The papers' random confusion matrices; the defaults are the printed protocol.
 
     Matrix i has ``K_i`` classes, drawn uniformly from the integers of ``k_range`` (both ends
     included; the papers say only "dimensions ranging from 3 to 30", and uniform per matrix is
@@ -37,15 +35,16 @@ class Config:
     entries are uniform random integers in ``diagonal_range`` and its off-diagonal entries
     uniform random integers in ``[off_diagonal_min, ⌊off_diagonal_scale·ρ_i⌋]``, all independent
     and both ends included. The fields after ``off_diagonal_min`` are other readings of the
-    same text (see :mod:`experiments.protocol`); their defaults are the reading above.
+    same text; their defaults are the reading above.
+
+    Calling it with ``(rng, size)`` draws the dimensions and ratios of the ``size`` matrices
+    first, then yields one stack per distinct K, in increasing K, each drawn when it is asked
+    for (so a chunk holds one stack at a time; the draws are the same either way).
 
     Attributes
     ----------
-    n_matrices : int
-        Number of matrices (200,000 in the papers).
     k_range : tuple of int
-        Smallest and largest number of classes K, inclusive; at least four values, so that
-        the three constants of k(K) can be fitted with a degree of freedom left.
+        Smallest and largest number of classes K, inclusive.
     diagonal_range : tuple of int
         Smallest and largest diagonal entry, inclusive.
     rho_range : tuple of float
@@ -63,19 +62,15 @@ class Config:
     upper_inclusive : bool
         Whether the upper ends of the integer ranges are included (printed "in [1, 1000]") or
         excluded (as in R's ``sample(a:b - 1)`` or Python's ``randrange``).
-    chunk_size : int
-        Matrices per chunk. Chunk j is drawn from its own stream (child j of
-        ``numpy.random.SeedSequence(seed)``), so the matrices depend on the seed and the chunk
-        size, never on the number of workers.
-    seed : int
-        Seed of the run.
-    n_resamples : int
-        Bootstrap resamples for the confidence intervals of the mean ratio.
-    confidence_level : float
-        Level of the two-sided bootstrap intervals.
+
+    Examples
+    --------
+    >>> gen = PaperGenerator(k_range=(3, 5))
+    >>> stacks = list(gen(np.random.default_rng(0), 10))
+    >>> [s.shape[1] for s in stacks], sum(len(s) for s in stacks)
+    ([3, 4, 5], 10)
     """
 
-    n_matrices: int = 200_000
     k_range: tuple[int, int] = (3, 30)
     diagonal_range: tuple[int, int] = (1, 1000)
     rho_range: tuple[float, float] = (0.01, 1.0)
@@ -84,10 +79,6 @@ class Config:
     k_scheme: str = "uniform"
     rho_scope: str = "matrix"
     upper_inclusive: bool = True
-    chunk_size: int = 10_000
-    seed: int = 0
-    n_resamples: int = 999
-    confidence_level: float = 0.95
 
     def __post_init__(self):
         k_min, k_max = self.k_range
@@ -96,8 +87,8 @@ class Config:
         top = 0 if self.upper_inclusive else 1  # an excluded upper end lowers the largest value
         checks = [
             (
-                k_min >= 2 and k_min + 3 <= k_max,
-                f"k_range must hold at least four numbers of classes >= 2, got {self.k_range}",
+                2 <= k_min <= k_max,
+                f"k_range must hold numbers of classes 2 <= low <= high, got {self.k_range}",
             ),
             (
                 0 <= d_min <= d_max - top and d_max >= 1,
@@ -124,33 +115,20 @@ class Config:
         for ok, message in checks:
             if not ok:
                 raise ValueError(message)
-        self.simulation()  # checks n_matrices, chunk_size, seed, n_resamples, confidence_level
 
-    def simulation(self, **changes) -> Simulation:
-        """This experiment as a :class:`~cenmcc.simulation.Simulation` (``changes`` to it)."""
-        return Simulation(
-            PaperGenerator(self),
-            n_matrices=self.n_matrices,
-            seed=self.seed,
-            chunk_size=self.chunk_size,
-            n_resamples=self.n_resamples,
-            confidence_level=self.confidence_level,
-            **changes,
-        )
+    def __call__(self, rng: np.random.Generator, size: int) -> Iterator[np.ndarray]:
+        n_classes, rho = draw_parameters(self, size, rng)
+        return (draw_matrices(self, int(K), rho[n_classes == K], rng) for K in np.unique(n_classes))
 
 
-# --------------------------------------------------------------------------------------------
-# The generator
-
-
-def draw_parameters(config: Config, size: int, rng: np.random.Generator):
+def draw_parameters(config: PaperGenerator, size: int, rng: np.random.Generator):
     """Draw the dimension ``K_i`` and the ratio ``ρ_i`` of ``size`` matrices.
 
     Returns
     -------
     K : ndarray of int64, shape (size,)
         Uniform on the integers ``k_range[0] .. k_range[1]``, both included (or balanced, see
-        :attr:`Config.k_scheme`).
+        :attr:`PaperGenerator.k_scheme`).
     rho : ndarray of float64, shape (size,)
         Uniform on ``rho_range``; with ``rho_scope`` "row" or "entry" the ratios are drawn
         later, with the matrices, and this is unused.
@@ -166,12 +144,12 @@ def draw_parameters(config: Config, size: int, rng: np.random.Generator):
     return n_classes, rho
 
 
-def draw_matrices(config: Config, K: int, rho, rng: np.random.Generator) -> np.ndarray:
+def draw_matrices(config: PaperGenerator, K: int, rho, rng: np.random.Generator) -> np.ndarray:
     """Draw one ``K x K`` confusion matrix for each ratio in ``rho``, as the papers describe.
 
     Parameters
     ----------
-    config : Config
+    config : PaperGenerator
     K : int
         Number of classes of every matrix of the stack.
     rho : array_like of float, shape (m,)
@@ -184,36 +162,23 @@ def draw_matrices(config: Config, K: int, rho, rng: np.random.Generator) -> np.n
     ndarray of int64, shape (m, K, K)
         Diagonal entries uniform in ``diagonal_range``, off-diagonal entries of matrix i uniform
         in ``[off_diagonal_min, ⌊off_diagonal_scale·ρ⌋]``; every entry independent, drawn
-        exactly (``Generator.integers``) in one call with a per-cell upper bound.
+        exactly uniform in one pass with a per-cell range
+        (:func:`cenmcc.simulation.generators.uniform_integers`).
     """
     rho = np.asarray(rho, dtype=np.float64)
+    m = rho.size
     if config.rho_scope == "row":
-        rho = rng.uniform(*config.rho_range, size=(rho.size, K))[:, :, None]
+        rho = rng.uniform(*config.rho_range, size=(m, K))[:, :, None]
     elif config.rho_scope == "entry":
-        rho = rng.uniform(*config.rho_range, size=(rho.size, K, K))
+        rho = rng.uniform(*config.rho_range, size=(m, K, K))
     else:
         rho = rho[:, None, None]
+    top = 1 if config.upper_inclusive else 0
     off_max = np.floor(config.off_diagonal_scale * rho).astype(np.int64)
-    diagonal = np.eye(K, dtype=bool)
-    low = np.where(diagonal, config.diagonal_range[0], config.off_diagonal_min)
-    high = np.where(diagonal, config.diagonal_range[1], off_max)
-    return rng.integers(low, high, endpoint=config.upper_inclusive)
-
-
-@dataclasses.dataclass(frozen=True)
-class PaperGenerator:
-    """The papers' generator as a :class:`~cenmcc.simulation.engine.Simulation` generator.
-
-    Calling it with ``(rng, size)`` draws the dimensions and ratios of the ``size`` matrices
-    first, then yields one stack per distinct K, in increasing K, each drawn when it is asked
-    for (so a chunk holds one stack at a time; the draws are the same either way).
-    """
-
-    config: Config
-
-    def __call__(self, rng: np.random.Generator, size: int) -> Iterator[np.ndarray]:
-        n_classes, rho = draw_parameters(self.config, size, rng)
-        return (
-            draw_matrices(self.config, int(K), rho[n_classes == K], rng)
-            for K in np.unique(n_classes)
-        )
+    # Every cell drawn in the off-diagonal range of its matrix (or row, or entry), then the
+    # diagonal drawn again in its own range, in place (its first draws are discarded).
+    off_span = off_max - config.off_diagonal_min + top
+    C = uniform_integers(rng, config.off_diagonal_min, off_span, shape=(m, K, K))
+    low, high = config.diagonal_range
+    np.einsum("...ii->...i", C)[...] = uniform_integers(rng, low, high - low + top, shape=(m, K))
+    return C

@@ -1,25 +1,32 @@
-"""Deterministic parallel execution of independent tasks with joblib (loky, threading or dask).
+"""Independent tasks run in parallel: joblib's loky or threading backends, or a dask cluster.
 
 Randomness never depends on the schedule: a run's seed is split with
-``numpy.random.SeedSequence(seed).spawn(n)`` into one independent stream per task (chunk), and
-results come back in task order, so the output is bit-identical for any number of workers and any
-backend, including a dask.distributed cluster.
+``numpy.random.SeedSequence(seed).spawn(n)`` into one stream per task, and every result comes
+back with its task's index, so whatever consumes them can put them in a fixed order. The
+output is then bit-identical for any number of workers and any backend.
+
+- ``loky`` (the default): worker processes on this machine (joblib). A worker that loses this
+  process (killed by the out-of-memory killer, say) exits within a second.
+- ``threading``: threads of this process; NumPy releases the GIL in its kernels.
+- ``dask``: a dask.distributed cluster, the one at ``scheduler`` or a local one. The tasks are
+  sent as bytes, and code that the cluster cannot import (a generator in the user's own
+  module) is sent by value, so the scheduler and workers need nothing but cenmcc (see
+  :mod:`cenmcc.simulation.cluster`).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
 import time
+import traceback
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 
-import joblib
 import numpy as np
-
-from .outputs import signals_deferred
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -36,124 +43,54 @@ def chunk_sizes(n: int, chunk: int) -> list[int]:
     return [min(chunk, n - start) for start in range(0, n, chunk)]
 
 
-#: Code each local dask worker runs once started: a Ctrl-C, which the terminal sends to the whole
-#: process group, is this process's to handle, not the workers' (each would print a traceback).
-IGNORE_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)"
+class ParallelError(RuntimeError):
+    """A task failed, its worker died, or the cluster cannot run it; the message says which."""
 
 
-@contextmanager
-def _dask_client(scheduler: str | None, jobs: int, module: str):
-    """A dask.distributed client: to ``scheduler`` if given, else to a new local cluster.
+class Progress:
+    """One line on stderr: how far a run is, how fast it goes and when it will end.
 
-    The scheduler and workers of an existing cluster must import ``module`` (the tasks'), or
-    a ``RuntimeError`` says so at once; otherwise the scheduler fails to read the tasks and the
-    run would wait for ever.
+    Drawn only on a terminal (never in logs or CI), at most five times a second.
+
+    Parameters
+    ----------
+    total : int
+        Number of tasks.
+    desc : str
+        What the tasks are ("chunks").
+    enabled : bool
+        False turns it off (``--quiet``).
+    unit, per_task : str, sequence of int, optional
+        With them the rate is given in ``unit``/s (matrices), ``per_task[i]`` units a task.
     """
-    try:
-        import psutil
-        from dask.distributed import Client, LocalCluster
-    except ImportError as err:  # pragma: no cover - depends on the optional extra
-        raise RuntimeError(
-            "backend 'dask' needs the optional extra: pip install -e '.[dask]'"
-        ) from err
-    if scheduler is not None:
-        with Client(scheduler) as client:
-            check_cluster_imports(client, module)
-            yield client
-        return
-    n_workers = joblib.cpu_count() if jobs < 0 else jobs
-    me = psutil.Process()  # psutil comes with dask.distributed
-    before = set(me.children(recursive=True))
-    cluster = client = None
-    workers = []
-    try:
-        # Interrupted halfway, a cluster or client is left neither running nor closed: a signal
-        # that comes while they start is delivered once both run (a few seconds at most).
-        with signals_deferred():
-            cluster = LocalCluster(
-                n_workers=n_workers,
-                threads_per_worker=1,
-                dashboard_address=":0",  # a free port: None still serves /metrics on 8787
-                preload=[IGNORE_SIGINT],  # this process stops them
-            )
-            client = Client(cluster)
-            # The worker processes, each started by a nanny (a child of this process).
-            workers = [
-                p for p in me.children(recursive=True) if p not in before and p.ppid() != me.pid
-            ]
-        yield client
-    except KeyboardInterrupt:
-        # A graceful close waits up to 4 s for a busy worker, and nothing it computes is wanted
-        # any more: kill the workers, and their nannies close at once.
-        for process in workers:
-            with suppress(psutil.Error):
-                process.kill()
-        raise
-    finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
 
-
-def check_cluster_imports(client, module: str) -> None:
-    """Raise ``RuntimeError`` unless the scheduler and every worker of ``client`` import ``module``.
-
-    ``exec`` is a builtin, so the check itself needs nothing on the cluster.
-    """
-    statement = f"import {module}"
-    for where, run in (("scheduler", client.run_on_scheduler), ("workers", client.run)):
-        try:
-            run(exec, statement)
-        except Exception as err:
-            raise RuntimeError(
-                f"the dask {where} at {client.scheduler.address} cannot import {module} "
-                f"({type(err).__name__}: {err}); install this package in the scheduler's and "
-                "every worker's environment (pip install -e '.[dask]' in a clone)"
-            ) from err
-
-
-@contextmanager
-def interrupts_ignored_by_new_workers():
-    """Ignore SIGINT while the block starts worker processes (main thread only), which inherit it.
-
-    Only an ignored disposition survives the ``exec`` that starts a worker (a handler or a
-    blocked mask does not), so the workers started meanwhile never act on SIGINT: a Ctrl-C, which
-    the terminal sends to every process of the group, reaches the main process alone, which then
-    stops its workers in order (loky kills them), instead of every worker failing with a
-    traceback of its own. The price: a SIGINT that arrives during the block itself (the few
-    tens of milliseconds of starting loky's workers) is lost, and Ctrl-C must be pressed again.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-class _Progress:
-    """A one-line progress bar on stderr, shown only on a terminal and after ``delay`` seconds."""
-
-    def __init__(self, total: int, desc: str, enabled: bool, delay: float = 2.0):
-        self.total, self.desc, self.done = total, desc, 0
+    def __init__(self, total: int, desc: str, *, enabled: bool = True, unit=None, per_task=None):
+        self.total, self.desc, self.done, self.units = total, desc, 0, 0
+        self.unit, self.per_task = unit, per_task
         self.enabled = enabled and sys.stderr.isatty()
-        self.start, self.delay, self.shown = time.perf_counter(), delay, False
+        self.start = self.last = time.perf_counter()
+        self.shown = False
 
-    def update(self) -> None:
+    def update(self, index: int) -> None:
+        """Task ``index`` is done."""
         self.done += 1
-        elapsed = time.perf_counter() - self.start
-        if self.enabled and (self.shown or elapsed >= self.delay):
-            self.shown = True
-            width = 30
-            filled = width * self.done // max(self.total, 1)
-            sys.stderr.write(
-                f"\r{self.desc} [{'#' * filled}{'.' * (width - filled)}] "
-                f"{self.done}/{self.total} {elapsed:.1f}s"
-            )
+        self.units += self.per_task[index] if self.per_task is not None else 1
+        now = time.perf_counter()
+        if self.enabled and (now - self.last >= 0.2 or self.done == self.total):
+            self.last, self.shown = now, True
+            sys.stderr.write("\r" + self.line(now - self.start) + "\x1b[K")
             sys.stderr.flush()
+
+    def line(self, elapsed: float) -> str:
+        """``chunks 47/200 (24%), 1.2 M matrices/s, 9 s, about 29 s left``."""
+        share = self.done / max(self.total, 1)
+        parts = [f"{self.desc} {self.done}/{self.total} ({share:.0%})"]
+        if self.unit and elapsed > 0:
+            parts.append(f"{_short(self.units / elapsed)} {self.unit}/s")
+        parts.append(_duration(elapsed))
+        if 0 < self.done < self.total:
+            parts.append(f"about {_duration(elapsed * (1 / share - 1))} left")
+        return ", ".join(parts)
 
     def close(self) -> None:
         if self.shown:
@@ -161,9 +98,32 @@ class _Progress:
             sys.stderr.flush()
 
 
+def _short(x: float) -> str:
+    """``1234567`` as ``1.2 M``."""
+    for size, suffix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
+        if x >= size:
+            return f"{x / size:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
 def map_tasks(func: Callable, tasks: Iterable, **options) -> list:
-    """``[func(task) for task in tasks]``, run in parallel: :func:`iter_tasks` as a list."""
-    return list(iter_tasks(func, tasks, **options))
+    """``[func(task) for task in tasks]``, run in parallel (:func:`iter_tasks`), in task order."""
+    tasks = list(tasks)
+    out: list = [None] * len(tasks)
+    for index, result in iter_tasks(func, tasks, **options):
+        out[index] = result
+    return out
 
 
 def iter_tasks(
@@ -175,8 +135,10 @@ def iter_tasks(
     scheduler: str | None = None,
     desc: str = "tasks",
     quiet: bool = False,
-) -> Iterator:
-    """Yield ``func(task)`` for each task, in task order, as the workers finish them.
+    progress: Progress | None = None,
+    by_value: Iterable = (),
+) -> Iterator[tuple[int, object]]:
+    """Yield ``(index, func(task))`` for each task, as the workers finish them.
 
     A consumer that reduces each result as it arrives (and drops it) keeps the memory of a run
     flat in the number of tasks.
@@ -189,22 +151,24 @@ def iter_tasks(
         The tasks, each carrying everything ``func`` needs, including its own seed.
     jobs : int, default -1
         Number of workers; -1 for all cores. With ``jobs=1`` and ``backend="loky"`` the tasks run
-        in this process.
+        in this process. Ignored on an existing dask cluster (its workers are the workers).
     backend : {"loky", "threading", "dask"}
-        joblib backend. ``"dask"`` uses a dask.distributed cluster: the one at ``scheduler``, or a
-        local one with ``jobs`` single-threaded workers.
+        ``"dask"`` uses a dask.distributed cluster: the one at ``scheduler``, or a local one with
+        ``jobs`` single-threaded workers.
     scheduler : str, optional
-        Address of an existing dask.distributed scheduler (``"tcp://host:8786"``).
-    desc, quiet
-        Label of the progress bar, and whether to turn it off. The bar is drawn on stderr only
-        when it is a terminal and the run lasts more than two seconds.
+        Address of a running dask.distributed scheduler (``"tcp://host:8786"``).
+    desc, quiet, progress
+        The progress line: its label, whether to turn it off, or a :class:`Progress` to use.
+    by_value : iterable
+        Objects the tasks carry whose code a dask cluster may lack (a user's generator): their
+        modules are sent by value where the cluster cannot import them.
 
     Raises
     ------
     ParallelError
-        A RuntimeError: if a task fails, naming its index and its error; if a worker dies,
-        naming the first task (chunk) not completed and the cause (a dask worker lost on a
-        cluster is retried by dask first). Never hangs.
+        If a task fails (naming its index and its error), a worker dies (naming the first task
+        lost and the cause; dask retries a task whose worker was lost first), or the tasks
+        cannot be pickled or read where they run. Never hangs.
 
     Notes
     -----
@@ -215,38 +179,90 @@ def iter_tasks(
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler is only used with backend='dask'")
-    if jobs == 0 or jobs < -1:
-        raise ValueError(f"jobs must be a positive number of workers or -1, got {jobs}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int | np.integer) or jobs == 0 or jobs < -1:
+        raise ValueError(f"jobs must be a positive number of workers or -1, got {jobs!r}")
     tasks: Sequence = list(tasks)
-    progress = _Progress(len(tasks), desc, enabled=not quiet)
-    done = 0
+    progress = progress or Progress(len(tasks), desc, enabled=not quiet)
     with ExitStack() as stack:
-        if backend == "dask":
-            stack.enter_context(_dask_client(scheduler, jobs, func.__module__))
-            stack.enter_context(joblib.parallel_config(backend="dask"))
-            parallel = joblib.Parallel(return_as="generator")
-        else:
-            parallel = joblib.Parallel(n_jobs=jobs, backend=backend, return_as="generator")
-        calls = (joblib.delayed(_call)(func, index, task) for index, task in enumerate(tasks))
-        # joblib starts the workers (if none are running) as it dispatches the first tasks.
-        with interrupts_ignored_by_new_workers():
-            results = parallel(calls)
-        # Closing joblib's generator aborts the tasks still queued or running (loky kills its
-        # workers), whether this generator ends, fails, is interrupted or is closed early.
-        stack.callback(_close, results)
         stack.callback(progress.close)
+        if backend == "dask":
+            from .cluster import dask_results
+
+            results = dask_results(func, tasks, jobs, scheduler, list(by_value), stack)
+        else:
+            results = _joblib_results(func, tasks, jobs, backend, stack)
+        done = set()
         try:
-            for result in results:
-                done += 1
-                progress.update()
-                yield result
+            for index, result in results:
+                done.add(index)
+                progress.update(index)
+                yield index, result
         except _TaskError as err:
-            raise ParallelError(f"{desc}: task {err.index} of {len(tasks)} failed ({err})") from err
+            error = ParallelError(f"{desc}: task {err.index} of {len(tasks)} failed ({err})")
+            if err.trace:
+                error.add_note(f"where the task failed:\n{err.trace}")
+            raise error from None
+        except ParallelError:
+            raise
         except Exception as err:  # the worker itself died (e.g. killed, out of memory)
+            lost = min(set(range(len(tasks))) - done, default=len(tasks))
             raise ParallelError(
-                f"{desc}: task {done} of {len(tasks)} was lost, the worker running it "
-                f"died ({_cause(err)}); {done} tasks had completed"
+                f"{desc}: task {lost} of {len(tasks)} was lost, the worker running it died "
+                f"({_cause(err)}); {len(done)} tasks had completed"
             ) from err
+
+
+def _joblib_results(func, tasks, jobs, backend, stack) -> Iterator[tuple[int, object]]:
+    """joblib's results as ``(index, result)``, in the order the workers finish them."""
+    import joblib
+
+    if backend == "loky" and jobs != 1:
+        check_picklable(func, tasks[:1])
+    parallel = joblib.Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
+    parent = os.getpid()
+    calls = (joblib.delayed(run_task)(func, i, task, parent) for i, task in enumerate(tasks))
+    # joblib starts the workers (if none are running) as it dispatches the first tasks.
+    with interrupts_ignored_by_new_workers():
+        results = parallel(calls)
+    # Closing joblib's generator aborts the tasks still queued or running (loky kills its
+    # workers), whether the run ends, fails, is interrupted or is closed early.
+    stack.callback(_close, results)
+    return results
+
+
+def check_picklable(func: Callable, tasks: Sequence) -> None:
+    """Raise ParallelError, naming what fails, if ``func`` or a task cannot be pickled."""
+    import cloudpickle
+
+    for what, obj in (("the task function", func), *(("a task", t) for t in tasks)):
+        try:
+            cloudpickle.dumps(obj)
+        except Exception as err:
+            raise ParallelError(
+                f"{what} cannot be pickled to be sent to the workers ({type(err).__name__}: "
+                f"{err}); everything a task carries (a generator, measure or study, and what "
+                "they hold) must be picklable: no open files, locks or connections"
+            ) from err
+
+
+@contextmanager
+def interrupts_ignored_by_new_workers():
+    """Ignore SIGINT while the block starts worker processes (main thread only), which inherit it.
+
+    Only an ignored disposition survives the ``exec`` that starts a worker (a handler does
+    not), so the workers started meanwhile never act on SIGINT: a Ctrl-C, which the terminal
+    sends to every process of the group, reaches the main process alone, which then stops its
+    workers in order. Starting loky's workers takes tens of milliseconds; a SIGINT that arrives
+    during them is lost, and Ctrl-C must be pressed again.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _close(results) -> None:
@@ -268,24 +284,53 @@ def _cause(err: Exception) -> str:
     return text
 
 
-class ParallelError(RuntimeError):
-    """A task failed or its worker died; the message names the task (chunk) and the cause."""
-
-
 class _TaskError(Exception):
-    """A task raised; carries its index, since results arrive in order, not by failure."""
+    """A task raised; carries its index (results arrive as they finish) and the traceback."""
 
-    def __init__(self, index: int, message: str):
-        super().__init__(index, message)
-        self.index = index
+    def __init__(self, index: int, message: str, trace: str = ""):
+        super().__init__(index, message, trace)
+        self.index, self.trace = index, trace
 
     def __str__(self) -> str:
         return self.args[1]
 
 
-def _call(func: Callable, index: int, task):
-    """Run one task in the worker, tagging any error with the task's index."""
+def run_task(func: Callable, index: int, task, parent: int | None = None):
+    """Run one task where it was sent, returning ``(index, result)``.
+
+    Any error, ``SystemExit`` and ``KeyboardInterrupt`` raised by the task included, is
+    tagged with the task's index. In a worker process whose parent is ``parent`` (this run's
+    main process), a watchdog makes the worker exit if the parent dies.
+    """
+    if parent is not None and os.getpid() != parent and os.getppid() == parent:
+        _watch_parent(parent)
     try:
-        return func(task)
-    except Exception as err:
-        raise _TaskError(index, f"{type(err).__name__}: {err}") from err
+        return index, func(task)
+    except (Exception, SystemExit, KeyboardInterrupt) as err:
+        kind = type(err).__name__
+        detail = f"{kind}: {err}" if str(err) else kind
+        if not isinstance(err, Exception):
+            detail += " raised inside the task (a task must return or raise an error)"
+        raise _TaskError(index, detail, traceback.format_exc()) from None
+
+
+#: Seconds between two checks that a worker's parent is alive.
+WATCH_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """Once per process: exit at once when ``parent`` dies (this worker is then re-parented)."""
+    global _watching
+    if _watching:
+        return
+    _watching = True
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(WATCH_SECONDS)
+        os._exit(1)  # nobody is left to take the results
+
+    threading.Thread(target=watch, name="cenmcc-parent-watch", daemon=True).start()
+
+
+_watching = False

@@ -38,3 +38,24 @@ def require_memory(nbytes: int, what: str) -> None:
 
 def _gib(nbytes: float) -> str:
     return f"{nbytes / 2**30:,.1f} GiB" if nbytes < 2**70 else f"{nbytes:.2g} bytes"
+
+
+def require_disk(nbytes: int, what: str, directory=None) -> None:
+    """Refuse, before any work, a run whose files would not fit in the temporary directory.
+
+    Raises
+    ------
+    ValueError
+        If ``nbytes`` exceeds the free space of ``directory`` (default: the temporary
+        directory, where a run's per-matrix values go), with both figures.
+    """
+    import shutil
+    import tempfile
+
+    where = directory or tempfile.gettempdir()
+    free = shutil.disk_usage(where).free
+    if nbytes > free:
+        raise ValueError(
+            f"{what} needs about {_gib(nbytes)} of disk in {where}, more than the {_gib(free)} "
+            "free there (set TMPDIR to a larger disk)"
+        )

@@ -5,6 +5,7 @@ numbers that merge exactly or stably with those of the other chunks:
 
 - :class:`Moments`: count, means, co-moments and third central moments of a few columns,
   merged with the pairwise formulas of Chan, Golub & LeVeque (1979) and Pébay (2008);
+  :class:`KeyedMoments` holds one such set per key (the number of classes K), as arrays;
 - :class:`Histogram2D`: counts on a fixed grid (integers: exact and associative);
 - :class:`PoissonBootstrap`: each resample's weighted sums, with the weights drawn per block of
   matrices from the chunk's own stream (Hanley & MacGibbon 2006; Chamandy et al. 2012).
@@ -31,7 +32,6 @@ data streams. Technical report, Google.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -45,36 +45,48 @@ T = TypeVar("T")
 class Moments:
     """Count, means, co-moments and third central moments of ``d`` columns.
 
+    Every field may carry leading batch axes (one set of moments per key, see
+    :class:`KeyedMoments`); the formulas apply to each batch element alike.
+
     Attributes
     ----------
-    n : int
+    n : int or ndarray of int, shape (...)
         Number of rows.
-    mean : ndarray, shape (d,)
-    comoment : ndarray, shape (d, d)
+    mean : ndarray, shape (..., d)
+    comoment : ndarray, shape (..., d, d)
         ``Σ (x_i - mean)(x_i - mean)ᵀ`` (n - 1 times the sample covariance).
-    third : ndarray, shape (d,)
+    third : ndarray, shape (..., d)
         ``Σ (x_ij - mean_j)³`` of each column.
     """
 
-    n: int
+    n: int | np.ndarray
     mean: np.ndarray
     comoment: np.ndarray
     third: np.ndarray
 
     @classmethod
     def of(cls, x) -> Moments:
-        """The moments of the rows of ``x`` (shape ``(n, d)``), in two passes.
+        """The moments of the rows of ``x`` (shape ``(n, d)``, n >= 0), in two passes.
 
         The centred products are summed with ``numpy.sum`` over the rows, never by BLAS, so the
-        result is the same on any machine and any number of threads.
+        result is the same on any machine and any number of threads. No rows give n = 0 and
+        zeros.
         """
         x = np.asarray(x, dtype=np.float64)
-        if x.ndim != 2 or x.shape[0] == 0:
-            raise ValueError(f"x must be a non-empty 2-D array of rows, got shape {x.shape}")
+        if x.ndim != 2:
+            raise ValueError(f"x must be a 2-D array of rows, got shape {x.shape}")
+        if x.shape[0] == 0:
+            return cls.empty(x.shape[1])
         mean = x.mean(axis=0)
         dev = x - mean
         comoment = (dev[:, :, None] * dev[:, None, :]).sum(axis=0)
         return cls(x.shape[0], mean, comoment, (dev**3).sum(axis=0))
+
+    @classmethod
+    def empty(cls, d: int, shape: tuple = ()) -> Moments:
+        """No rows: n = 0, zero means and moments (the identity of :meth:`merge`)."""
+        n = np.zeros(shape, dtype=np.int64) if shape else 0
+        return cls(n, np.zeros((*shape, d)), np.zeros((*shape, d, d)), np.zeros((*shape, d)))
 
     def merge(self, other: Moments) -> Moments:
         """The moments of both sets of rows (Chan et al. 1979, Eq. 2.1; Pébay 2008, Eq. 2.6).
@@ -82,34 +94,114 @@ class Moments:
         With ``δ = mean_b - mean_a``: ``mean = mean_a + δ n_b / n``,
         ``M2 = M2_a + M2_b + δ δᵀ n_a n_b / n`` and, per column,
         ``M3 = M3_a + M3_b + δ³ n_a n_b (n_a - n_b) / n² + 3 δ (n_a M2_b - n_b M2_a) / n``.
+        Merging with no rows returns the other side unchanged.
         """
-        na, nb = self.n, other.n
+        na, nb = np.asarray(self.n), np.asarray(other.n)
         n = na + nb
+        safe = np.maximum(n, 1).astype(np.float64)  # n = 0: both empty, every term is 0
+        wa, wb = (na / safe)[..., None], (nb / safe)[..., None]  # shares, shape (..., 1)
         delta = other.mean - self.mean
-        m2a, m2b = np.diagonal(self.comoment), np.diagonal(other.comoment)
-        return Moments(
-            n,
-            self.mean + delta * (nb / n),
-            self.comoment + other.comoment + np.outer(delta, delta) * (na * nb / n),
+        m2a = np.diagonal(self.comoment, axis1=-2, axis2=-1)
+        m2b = np.diagonal(other.comoment, axis1=-2, axis2=-1)
+        cross = (na * nb / safe)[..., None, None]
+        merged = Moments(
+            n if n.ndim else int(n),
+            self.mean + delta * wb,
+            self.comoment + other.comoment + delta[..., :, None] * delta[..., None, :] * cross,
             self.third
             + other.third
-            + delta**3 * (na * nb * (na - nb) / n**2)
-            + 3.0 * delta * (na * m2b - nb * m2a) / n,
+            + delta**3 * (na * nb * (na - nb) / safe**2)[..., None]
+            + 3.0 * delta * (wa * m2b - wb * m2a),
         )
+        if n.ndim == 0:  # one set: either side empty is the other, bit for bit
+            return other if na == 0 else self if nb == 0 else merged
+        return merged
 
     def scaled(self, factor) -> Moments:
         """The moments of the columns multiplied by ``factor`` (a scalar or one per column)."""
         f = np.broadcast_to(np.asarray(factor, dtype=np.float64), self.mean.shape)
-        return Moments(self.n, self.mean * f, self.comoment * np.outer(f, f), self.third * f**3)
+        return Moments(
+            self.n,
+            self.mean * f,
+            self.comoment * f[..., :, None] * f[..., None, :],
+            self.third * f**3,
+        )
 
     def variance(self, ddof: int = 1) -> np.ndarray:
-        """Variance of each column."""
-        return np.diagonal(self.comoment) / (self.n - ddof)
+        """Variance of each column (NaN with fewer than ``ddof + 1`` rows)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.diagonal(self.comoment, axis1=-2, axis2=-1) / (
+                np.asarray(self.n, dtype=np.float64)[..., None] - ddof
+            )
 
-    def correlation(self, i: int, j: int) -> float:
-        """Pearson correlation of columns ``i`` and ``j``."""
+    def correlation(self, i: int, j: int):
+        """Pearson correlation of columns ``i`` and ``j`` (NaN where a column is constant)."""
         c = self.comoment
-        return float(c[i, j] / math.sqrt(c[i, i] * c[j, j]))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = c[..., i, j] / np.sqrt(c[..., i, i] * c[..., j, j])
+        return float(r) if np.ndim(r) == 0 else r
+
+    def combined(self) -> Moments:
+        """The batch merged into one set of moments, in order (the first axis)."""
+        total = Moments.empty(self.mean.shape[-1])
+        for i in range(np.shape(self.n)[0]):
+            total = total.merge(self[i])
+        return total
+
+    def __getitem__(self, index) -> Moments:
+        n = np.asarray(self.n)[index]
+        return Moments(
+            n if n.ndim else int(n), self.mean[index], self.comoment[index], self.third[index]
+        )
+
+
+@dataclass(frozen=True)
+class KeyedMoments:
+    """One :class:`Moments` per integer key (the number of classes K), merged key by key.
+
+    Attributes
+    ----------
+    keys : ndarray of int64, shape (k,)
+        Increasing.
+    moments : Moments
+        With one batch axis of length k.
+    """
+
+    keys: np.ndarray
+    moments: Moments
+
+    @classmethod
+    def of(cls, key: int, x) -> KeyedMoments:
+        """The moments of the rows ``x`` (shape ``(n, d)``), all of one key."""
+        m = Moments.of(x)
+        return cls(
+            np.array([key], dtype=np.int64),
+            Moments(np.array([m.n]), m.mean[None], m.comoment[None], m.third[None]),
+        )
+
+    def merge(self, other: KeyedMoments) -> KeyedMoments:
+        """The moments of both, key by key (a key of one side only is kept as it is)."""
+        keys = np.union1d(self.keys, other.keys)
+        return KeyedMoments(keys, self._aligned(keys).merge(other._aligned(keys)))
+
+    def _aligned(self, keys: np.ndarray) -> Moments:
+        """The moments on ``keys`` (a superset of this object's), empty where a key is absent."""
+        if np.array_equal(keys, self.keys):
+            return self.moments
+        out = Moments.empty(self.moments.mean.shape[-1], (keys.size,))
+        at = np.searchsorted(keys, self.keys)
+        for name in ("n", "mean", "comoment", "third"):
+            getattr(out, name)[at] = getattr(self.moments, name)
+        return out
+
+    def total(self) -> Moments:
+        """The moments over every key, merged in increasing key order."""
+        return self.moments.combined()
+
+    def scaled(self, factors) -> KeyedMoments:
+        """Each key's columns multiplied by its row of ``factors``, shape ``(k, d)`` or ``(k,)``."""
+        f = np.asarray(factors, dtype=np.float64)
+        return KeyedMoments(self.keys, self.moments.scaled(f if f.ndim == 2 else f[:, None]))
 
 
 def merge_keyed(a: dict, b: dict) -> dict:
@@ -118,17 +210,6 @@ def merge_keyed(a: dict, b: dict) -> dict:
     for key, value in b.items():
         out[key] = out[key].merge(value) if key in out else value
     return dict(sorted(out.items()))
-
-
-def combine(parts: Iterable[Moments]) -> Moments:
-    """Merge the non-empty :class:`Moments` of ``parts``, left to right (the caller's order)."""
-    parts = [p for p in parts if p.n]
-    if not parts:
-        raise ValueError("no rows to combine")
-    total = parts[0]
-    for part in parts[1:]:
-        total = total.merge(part)
-    return total
 
 
 @dataclass(frozen=True)
@@ -268,11 +349,27 @@ class OrderedReducer(Generic[T]):
             item, size = self.merge(left, item), left_size + size
         self._stack.append((size, item))
 
+    @property
+    def complete(self) -> bool:
+        """Whether all n items have been given."""
+        return self._next == self.n
+
     def result(self) -> T:
         """The merge of all n items (the right-most partial trees merged last)."""
-        if self._next != self.n:
+        if not self.complete:
             raise ValueError(f"only {self._next} of {self.n} items were given")
         total = self._stack[-1][1]
         for _, left in reversed(self._stack[:-1]):
             total = self.merge(left, total)
         return total
+
+
+def combine(parts: Iterable[T], merge: Callable[[T, T], T] | None = None) -> T:
+    """Merge ``parts`` left to right (the caller's order) with ``merge`` (each part's own)."""
+    parts = list(parts)
+    if not parts:
+        raise ValueError("nothing to combine")
+    total = parts[0]
+    for part in parts[1:]:
+        total = merge(total, part) if merge is not None else total.merge(part)
+    return total

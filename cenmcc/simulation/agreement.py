@@ -1,0 +1,298 @@
+"""How measures agree: the statistics every simulation gives for its measures and their pairs.
+
+For every measure, per number of classes K and overall: count, mean and SD, and how many values
+were 0/0 (filled with the measure's documented value). For every pair of measures (f, g),
+overall and per K: the Pearson correlation, Kendall's τ_b, and Huang & Ling's (2005) degrees of
+consistency and discriminancy, the last three from one exact count of concordant, discordant
+and tied pairs of matrices (:mod:`cenmcc.simulation.pairs`).
+
+Every pair statistic compares the measures *oriented* so that higher is better (CEN and tMCC,
+lower-is-better, are negated): a positive correlation, a τ_b above 0 or a consistency above
+1/2 says that the two measures agree on which matrices are better. Discriminancy is
+``|P|/|Q|``, the pairs that f tells apart and g ties over the reverse.
+
+Standard errors: the means, SDs and correlations are jackknifed over groups of whole chunks
+(:func:`cenmcc.simulation.engine.jackknife`); the pair-count statistics, which need every
+matrix, come from the spread of the same statistics over the first :data:`REPLICATES` chunks
+(independent replicates of ``chunk_size`` matrices), scaled to the run's size (batch means,
+Schmeiser 1982; they are U-statistics, whose SD falls as 1/√n).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+import cenmcc
+from cenmcc.comparison import PairCounts
+
+from .streaming import Histogram2D, KeyedMoments
+
+#: Chunks whose own pair statistics are counted as replicates for the standard errors.
+REPLICATES = 64
+
+#: The statistics of a pair of measures that come from pair counts.
+PAIR_COUNT_STATISTICS = ("kendall_tau_b", "consistency", "discriminancy")
+
+
+@dataclass(frozen=True)
+class KeyedCounts:
+    """Integer counts per key (K): ``counts[i]`` belongs to ``keys[i]``; merged by adding."""
+
+    keys: np.ndarray
+    counts: np.ndarray
+
+    def merge(self, other: KeyedCounts) -> KeyedCounts:
+        keys = np.union1d(self.keys, other.keys)
+        out = np.zeros((keys.size, *self.counts.shape[1:]), dtype=np.int64)
+        for part in (self, other):
+            out[np.searchsorted(keys, part.keys)] += part.counts
+        return KeyedCounts(keys, out)
+
+
+@dataclass(frozen=True)
+class Replicate:
+    """The pair statistics of one whole chunk (an independent replicate).
+
+    Attributes
+    ----------
+    n : int
+        Matrices of the chunk.
+    n_by_k : dict of int to int
+    statistics : dict of (str, str) to dict
+        Per pair: each of :data:`PAIR_COUNT_STATISTICS` overall, and ``by_k``: per K.
+    """
+
+    n: int
+    n_by_k: dict
+    statistics: dict
+
+
+@dataclass(frozen=True)
+class State:
+    """What a chunk (or a merge of chunks) leaves of its measures.
+
+    Attributes
+    ----------
+    moments : KeyedMoments
+        Per K, of the measures' (raw) values, in the simulation's order.
+    undefined : KeyedCounts
+        Per K, how many values of each measure were 0/0.
+    histograms : dict of (str, str) to Histogram2D
+        Of the values of the density pairs (f on the first axis), on the measures' bounds.
+    replicates : tuple of Replicate
+        Of the replicate chunks among those merged, in chunk order.
+    """
+
+    moments: KeyedMoments
+    undefined: KeyedCounts
+    histograms: dict
+    replicates: tuple
+
+    def merge(self, other: State) -> State:
+        return State(
+            self.moments.merge(other.moments),
+            self.undefined.merge(other.undefined),
+            {key: h.merge(other.histograms[key]) for key, h in self.histograms.items()},
+            self.replicates + other.replicates,
+        )
+
+
+def orientation(measures) -> np.ndarray:
+    """+1 for each measure where higher is better, -1 where lower is."""
+    return np.array([1.0 if m.greater_is_better else -1.0 for m in measures])
+
+
+def all_pairs(measures) -> tuple[tuple[str, str], ...]:
+    """Every pair of the measures, in their order."""
+    names = [m.name for m in measures]
+    return tuple((f, g) for i, f in enumerate(names) for g in names[i + 1 :])
+
+
+def reduce(sim, K: np.ndarray, values: dict, undefined_by_k: dict, replicate: bool) -> State:
+    """The state of one chunk: ``values[name]`` per matrix, ``undefined_by_k[K][name]`` counts."""
+    measures = sim.resolved_measures
+    names = [m.name for m in measures]
+    keys = np.unique(K)
+    parts = [
+        KeyedMoments.of(int(k), np.stack([values[n][k == K] for n in names], axis=-1)) for k in keys
+    ]
+    moments = parts[0]
+    for part in parts[1:]:
+        moments = moments.merge(part)
+    undefined = KeyedCounts(
+        keys.astype(np.int64),
+        np.array([[undefined_by_k.get(int(k), {}).get(n, 0) for n in names] for k in keys]),
+    )
+    by_name = {m.name: m for m in measures}
+    histograms = {
+        (f, g): Histogram2D.of(
+            values[f], values[g], by_name[f].bounds, by_name[g].bounds, bins=sim.histogram_bins
+        )
+        for f, g in sim.resolved_density_pairs
+    }
+    replicates = (_replicate(sim, K, values),) if replicate else ()
+    return State(moments, undefined, histograms, replicates)
+
+
+def has_finite_bounds(measure) -> bool:
+    return all(math.isfinite(b) for b in measure.bounds)
+
+
+def _replicate(sim, K: np.ndarray, values: dict) -> Replicate:
+    """The pair statistics of one chunk, overall and per K (exact counts of its pairs)."""
+    keys = np.unique(K)
+    stats = {}
+    for f, g in sim.resolved_pairs:
+        counts = _oriented_counts(sim, f, g, values[f], values[g])
+        by_k = {
+            int(k): pair_count_statistics(
+                _oriented_counts(sim, f, g, values[f][k == K], values[g][k == K])
+            )
+            for k in keys
+        }
+        stats[f, g] = {**pair_count_statistics(counts), "by_k": by_k}
+    n_by_k = {int(k): int(np.count_nonzero(k == K)) for k in keys}
+    return Replicate(K.size, n_by_k, stats)
+
+
+def _oriented_counts(sim, f: str, g: str, x, y) -> PairCounts:
+    counts = cenmcc.pair_counts(x, y)
+    return counts if sim.same_direction(f, g) else counts.reversed()
+
+
+def pair_count_statistics(counts: PairCounts) -> dict[str, float]:
+    """τ_b, consistency and discriminancy of (oriented) pair counts."""
+    return {
+        "kendall_tau_b": counts.tau_b(),
+        "consistency": counts.consistency(),
+        "discriminancy": counts.discriminancy(),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Summaries (in the caller's process)
+
+
+def statistics(sim, state: State) -> dict:
+    """The moment statistics (jackknifed for their standard errors): means, SDs, correlations.
+
+    Correlations are of the oriented measures (see the module docstring).
+    """
+    measures = sim.resolved_measures
+    names = [m.name for m in measures]
+    index = {n: i for i, n in enumerate(names)}
+    sign = orientation(measures)
+    total = state.moments.total()
+    per_k = state.moments.moments
+    keys = [int(k) for k in state.moments.keys]
+
+    def describe(m, i: int) -> dict:
+        return {
+            "mean": float(m.mean[i]) if m.n else math.nan,
+            "sd": float(np.sqrt(m.variance()[i])) if m.n >= 2 else math.nan,
+        }
+
+    def correlation(m, i: int, j: int) -> float:
+        return float(sign[i] * sign[j] * m.correlation(i, j)) if m.n >= 3 else math.nan
+
+    out = {
+        "measures": {
+            n: {
+                **describe(total, i),
+                "by_k": {k: describe(per_k[q], i) for q, k in enumerate(keys)},
+            }
+            for i, n in enumerate(names)
+        },
+        "pairs": {},
+    }
+    for f, g in sim.resolved_pairs:
+        i, j = index[f], index[g]
+        out["pairs"].setdefault(f, {})[g] = {
+            "pearson": correlation(total, i, j),
+            "by_k": {k: {"pearson": correlation(per_k[q], i, j)} for q, k in enumerate(keys)},
+        }
+    return out
+
+
+def summarize(sim, state: State, counted: dict) -> dict:
+    """Counts, undefined values and pair-count statistics with their replicate SEs.
+
+    ``counted`` maps each pair to its :class:`cenmcc.simulation.pairs.Counted` (raw values).
+    """
+    measures = sim.resolved_measures
+    keys = [int(k) for k in state.moments.keys]
+    n_by_k = dict(zip(keys, np.asarray(state.moments.moments.n).tolist(), strict=True))
+    undefined = dict(zip(keys, state.undefined.counts.tolist(), strict=True))
+    out = {
+        "measures": {
+            m.name: {
+                "label": m.label,
+                "greater_is_better": m.greater_is_better,
+                "n": sim.n_matrices,
+                "undefined": int(sum(undefined[k][i] for k in keys)),
+                "by_k": {k: {"n": n_by_k[k], "undefined": int(undefined[k][i])} for k in keys},
+            }
+            for i, m in enumerate(measures)
+        },
+        "pairs": {},
+    }
+    for f, g in sim.resolved_pairs:
+        result = counted[f, g]
+        same = sim.same_direction(f, g)
+        overall = result.overall if same else result.overall.reversed()
+        by_k = {k: c if same else c.reversed() for k, c in result.by_group.items()}
+        se = _replicate_errors(sim, state.replicates, f, g, n_by_k)
+        entry = {
+            **_with_errors(pair_count_statistics(overall), se["overall"]),
+            "pair_counts": overall._asdict(),
+            "by_k": {
+                k: {
+                    **_with_errors(pair_count_statistics(c), se["by_k"].get(k, {})),
+                    "pair_counts": c._asdict(),
+                }
+                for k, c in by_k.items()
+            },
+        }
+        out["pairs"].setdefault(f, {})[g] = entry
+    return out
+
+
+def _with_errors(values: dict, errors: dict) -> dict:
+    out = {}
+    for name, value in values.items():
+        out[name] = value
+        out[f"{name}_se"] = errors.get(name, math.nan)
+    return out
+
+
+def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
+    """Batch-means SEs of a pair's count statistics at the run's size, overall and per K."""
+    overall, by_k = {}, {}
+    if len(replicates) >= 2:
+        sizes = np.array([r.n for r in replicates], dtype=float)
+        for name in PAIR_COUNT_STATISTICS:
+            overall[name] = _scaled_sd(
+                [r.statistics[f, g][name] for r in replicates], sizes.mean(), sim.n_matrices
+            )
+        for k, n_k in n_by_k.items():
+            rows = [r for r in replicates if k in r.statistics[f, g]["by_k"]]
+            if len(rows) < 2:
+                continue
+            m_k = float(np.mean([r.n_by_k[k] for r in rows]))
+            by_k[k] = {
+                name: _scaled_sd([r.statistics[f, g]["by_k"][k][name] for r in rows], m_k, n_k)
+                for name in PAIR_COUNT_STATISTICS
+            }
+    return {"overall": overall, "by_k": by_k}
+
+
+def _scaled_sd(values, m: float, n: float) -> float:
+    """SD of the finite replicate values (each of m matrices) scaled to a run of n matrices."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size < 2:
+        return math.nan
+    return float(np.std(v, ddof=1) * math.sqrt(m / n))

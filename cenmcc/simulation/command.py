@@ -1,0 +1,231 @@
+"""``python -m cenmcc.simulation``: an agreement study of any measures on any generator.
+
+Two commands, with the same options:
+
+- ``simulate`` draws the matrices, computes the measures and writes the summary, tables and
+  figures (:meth:`cenmcc.simulation.Result.save`) into ``<out>/<name>``;
+- ``validate`` reruns the same simulation over independent seeds and writes, for every
+  statistic with a standard error, the spread of its value over the seeds against the error
+  the runs claimed (:func:`cenmcc.simulation.validation.validate`), into
+  ``<out>/<name>-validation``.
+
+The generator is ``papers`` (the random matrices of Jurman et al.), ``dirichlet`` (a classifier
+with Dirichlet-distributed error rates on imbalanced classes) or a function of your own,
+``module:function``, imported from the current directory (it runs in the workers, which get
+it by value on a dask cluster). ``--param key=value`` sets a generator's setting
+(``--param k_range=3,50 --param rho_scope=row``); with your own function, it calls the
+function with them to make the generator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import cenmcc
+
+from . import resources
+from .cli import (
+    add_output_arguments,
+    add_parallel_arguments,
+    add_seed_argument,
+    check_parallel_arguments,
+    positive_int,
+)
+from .engine import Simulation, run
+from .generators import DirichletClassifier
+from .outputs import staged_directory, write_json
+from .papers import PaperGenerator
+from .parallel import ParallelError
+from .studies import KRatio
+
+#: The generators known by name.
+GENERATORS = {"papers": PaperGenerator, "dirichlet": DirichletClassifier}
+#: The studies known by name.
+STUDIES = {"k_ratio": KRatio}
+
+#: Bytes a matrix takes outside the workers (K and one float a measure, on disk) and in a pair
+#: count's worker (ranks, keys and the count's arrays).
+DISK_BYTES = (2, 8)
+PAIR_COUNT_BYTES = 56
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m cenmcc.simulation",
+        description="Agreement studies of performance measures on random confusion matrices.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, text in (
+        ("simulate", "run a simulation and write its summary, tables and figures"),
+        ("validate", "rerun it over independent seeds and check its standard errors"),
+    ):
+        command = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        add_arguments(command, validate=name == "validate")
+    return parser
+
+
+def add_arguments(parser: argparse.ArgumentParser, *, validate: bool = False) -> None:
+    parser.add_argument(
+        "--generator",
+        default="papers",
+        metavar="NAME",
+        help="papers, dirichlet, or module:function of your own (default: papers)",
+    )
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        type=_param,
+        metavar="KEY=VALUE",
+        help="a setting of the generator, as a Python literal (repeat for several)",
+    )
+    parser.add_argument(
+        "--measures",
+        type=_measures,
+        default=("cen", "mcc"),
+        metavar="NAMES",
+        help="comma-separated measures, or all (default: cen,mcc); from "
+        + ", ".join(cenmcc.MEASURES),
+    )
+    parser.add_argument(
+        "--study",
+        action="append",
+        default=[],
+        choices=sorted(STUDIES),
+        help="add a study: k_ratio is the papers' tMCC against k·CEN (repeat for several)",
+    )
+    parser.add_argument("--n", type=positive_int, default=1_000_000, help="number of matrices")
+    parser.add_argument(
+        "--chunk-size", type=positive_int, default=10_000, help="matrices per chunk (task)"
+    )
+    parser.add_argument(
+        "--resamples", type=positive_int, default=999, help="bootstrap resamples of k_ratio"
+    )
+    parser.add_argument("--name", default=None, help="output folder name (default: the generator)")
+    if validate:
+        parser.add_argument(
+            "--seeds", type=positive_int, default=20, help="independent reruns (default: 20)"
+        )
+    else:
+        parser.add_argument("--no-figures", action="store_true", help="summary and tables only")
+    add_seed_argument(parser)
+    add_parallel_arguments(parser)
+    add_output_arguments(parser)
+
+
+def _param(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return key, value  # a plain string (rho_scope=row)
+
+
+def _measures(text: str) -> tuple[str, ...]:
+    names = tuple(cenmcc.MEASURES) if text == "all" else tuple(n.strip() for n in text.split(","))
+    unknown = [n for n in names if n not in cenmcc.MEASURES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown measures {unknown}; choose from {list(cenmcc.MEASURES)} or all"
+        )
+    return names
+
+
+def generator_of(name: str, params: dict):
+    """The generator ``name`` (known, or ``module:function``) made with ``params``."""
+    if name in GENERATORS:
+        return GENERATORS[name](**params)
+    module_name, sep, attribute = name.partition(":")
+    if not sep or not attribute:
+        raise ValueError(
+            f"unknown generator {name!r}: use {', '.join(GENERATORS)} or module:function"
+        )
+    if "" not in sys.path:  # the current directory, as `python -m` and a script would have it
+        sys.path.insert(0, "")
+    try:
+        found = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as err:
+        raise ValueError(f"cannot load the generator {name!r}: {err}") from None
+    return found(**params) if params else found
+
+
+def simulation_of(args: argparse.Namespace) -> Simulation:
+    """The simulation the command line describes (every setting checked)."""
+    studies = tuple(
+        STUDIES[s](n_resamples=args.resamples) if s == "k_ratio" else STUDIES[s]()
+        for s in dict.fromkeys(args.study)
+    )
+    return Simulation(
+        generator_of(args.generator, dict(args.param)),
+        args.n,
+        measures=args.measures,
+        studies=studies,
+        seed=args.seed,
+        chunk_size=args.chunk_size,
+    )
+
+
+def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Simulation:
+    """Every check before any work: the settings, the machine's memory and disk."""
+    check_parallel_arguments(parser, args)
+    try:
+        sim = simulation_of(args)
+    except (ValueError, TypeError) as err:
+        parser.error(f"argument --generator/--param/--measures: {err}")
+    measures = len(sim.resolved_measures)
+    try:
+        resources.require_memory(args.n * PAIR_COUNT_BYTES * 2, f"--n {args.n}")
+        resources.require_disk(args.n * (DISK_BYTES[0] + DISK_BYTES[1] * measures), f"--n {args.n}")
+    except ValueError as err:
+        parser.error(f"argument --n: {err}")
+    return sim
+
+
+def destination(args: argparse.Namespace) -> Path:
+    name = args.name or args.generator.replace(":", "-").replace(".", "-")
+    suffix = "-validation" if args.command == "validate" else ""
+    return (args.out if args.out is not None else Path("runs")) / f"{name}{suffix}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    sim = check_arguments(parser, args)
+    target = destination(args)
+    parallel = {"jobs": args.jobs, "backend": args.backend, "scheduler": args.scheduler}
+    try:
+        if args.command == "simulate":
+            result = run(sim, quiet=args.quiet, **parallel)
+            result.save(target, figures=not args.no_figures)
+            print(_report(result))
+        else:
+            from .validation import validate
+
+            report = validate(sim, args.seeds, quiet=args.quiet, **parallel)
+            with staged_directory(target) as stage:
+                write_json(stage / "validation.json", report)
+            print(json.dumps(report["statistics"], indent=1))
+    except ParallelError as err:
+        print(f"{args.command} failed: {err}; {target} unchanged", file=sys.stderr)
+        return 1
+    print(f"{args.command}: outputs in {target}")
+    return 0
+
+
+def _report(result) -> str:
+    """A few lines: each pair's agreement."""
+    lines = []
+    for f, g in result.pair_names():
+        p = result.pair(f, g)
+        lines.append(
+            f"{f} vs {g}: r = {p['pearson']:.4f}, tau_b = {p['kendall_tau_b']:.4f}, "
+            f"consistency = {p['consistency']:.4f} ± {p['consistency_se']:.1g}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,220 @@
+"""Figures of simulations, in one style shared by every figure of cenmcc (needs matplotlib).
+
+- :func:`agreement_matrix`: for every pair of measures, Kendall's τ_b and the degree of
+  consistency, one cell per pair with its value written in it;
+- :func:`density_panels`: 2-D histograms of pairs of measures (matrices per cell, log scale);
+- :func:`agreement_by_k`: each pair's τ_b and consistency against the number of classes K;
+- :func:`k_per_dimension`: the empirical k of Eq. (3) per K with the given and the refitted
+  k(K), flagged when the curve does not fit.
+
+Everything draws on the Agg backend (no screen needed); large meshes are rasterized.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.colors import LogNorm
+
+import cenmcc
+
+STYLE = {
+    "figure.dpi": 100,
+    "font.size": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.frameon": False,
+    "image.cmap": "viridis",
+    "savefig.bbox": "tight",
+}
+
+
+@contextmanager
+def style():
+    """Context in which figures get the project's style."""
+    with plt.rc_context(STYLE):
+        yield
+
+
+def subplots(nrows: int = 1, ncols: int = 1, *, width: float = 4.2, height: float = 3.6, **kw):
+    """``plt.subplots`` in the project's style, ``width x height`` inches per panel."""
+    with style():
+        return plt.subplots(
+            nrows, ncols, figsize=(width * ncols, height * nrows), layout="constrained", **kw
+        )
+
+
+def close(fig) -> None:
+    """Release a figure's memory once it is saved."""
+    plt.close(fig)
+
+
+def result_figures(result) -> dict:
+    """The figures of :meth:`cenmcc.simulation.Result.save`, by file name."""
+    labels = {m.name: m.label for m in result.simulation.resolved_measures}
+    figures = {}
+    if any(True for _ in result.pair_names()):
+        figures["agreement"] = agreement_matrix(result.summary, labels)
+        if len(next(iter(result.summary["measures"].values()))["by_k"]) > 1:
+            figures["per_k"] = agreement_by_k(result.summary, labels)
+    if result.histograms:
+        figures["density"] = density_panels(
+            [
+                (h, labels[f], labels[g], f"{labels[g]} against {labels[f]}")
+                for (f, g), h in result.histograms.items()
+            ]
+        )
+    for name, study in result.summary["studies"].items():
+        if "k_fit" in study and "per_k" in study:
+            figures[f"{name}_per_dimension"] = k_per_dimension(study)
+    return figures
+
+
+def agreement_matrix(summary: dict, labels: dict):
+    """τ_b and consistency of every pair of measures, oriented (higher is better)."""
+    names = list(summary["measures"])
+    fig, axes = subplots(1, 2, width=0.75 * len(names) + 2.2, height=0.7 * len(names) + 1.4)
+    with style():
+        for ax, (stat, title, limits) in zip(
+            axes,
+            [
+                ("kendall_tau_b", "Kendall's τ_b", (-1, 1)),
+                ("consistency", "degree of consistency", (0, 1)),
+            ],
+            strict=True,
+        ):
+            grid = np.full((len(names), len(names)), np.nan)
+            for i, f in enumerate(names):
+                for j, g in enumerate(names):
+                    pair = summary["pairs"].get(f, {}).get(g) or summary["pairs"].get(g, {}).get(f)
+                    if pair is not None and i != j:
+                        grid[i, j] = pair[stat]
+            image = ax.imshow(grid, vmin=limits[0], vmax=limits[1], cmap="RdBu")
+            for i in range(len(names)):
+                for j in range(len(names)):
+                    if np.isfinite(grid[i, j]):
+                        dark = abs(grid[i, j] - np.mean(limits)) > 0.35 * np.ptp(limits)
+                        ax.text(
+                            j,
+                            i,
+                            f"{grid[i, j]:.3f}",
+                            ha="center",
+                            va="center",
+                            fontsize=8,
+                            color="white" if dark else "black",
+                        )
+            ticks = [labels.get(n, n) for n in names]
+            ax.set_xticks(range(len(names)), ticks, rotation=45, ha="right")
+            ax.set_yticks(range(len(names)), ticks)
+            ax.grid(False)
+            ax.set_title(title)
+            fig.colorbar(image, ax=ax, shrink=0.8)
+        fig.suptitle(
+            f"How the measures rank {summary['n_matrices']:,} matrices alike (oriented: higher is "
+            "better)"
+        )
+    return fig
+
+
+def density_panels(panels):
+    """One 2-D histogram a panel: ``(histogram, x label, y label, title)`` each."""
+    fig, axes = subplots(1, len(panels), squeeze=False)
+    with style():
+        mesh = None
+        for ax, (hist, xlabel, ylabel, title) in zip(axes[0], panels, strict=True):
+            counts = np.ma.masked_equal(hist.counts.T, 0)
+            x = np.linspace(*hist.x_range, hist.counts.shape[0] + 1)
+            y = np.linspace(*hist.y_range, hist.counts.shape[1] + 1)
+            mesh = ax.pcolormesh(
+                x,
+                y,
+                counts,
+                norm=LogNorm(vmin=1, vmax=max(int(counts.max() or 1), 2)),
+                cmap="viridis",
+                rasterized=True,
+            )
+            ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+            if hist.outside:
+                ax.annotate(
+                    f"{hist.outside:,} matrices outside", (0.02, 0.02), xycoords="axes fraction"
+                )
+        if mesh is not None:
+            fig.colorbar(mesh, ax=axes, label="matrices per cell")
+    return fig
+
+
+def agreement_by_k(summary: dict, labels: dict):
+    """Each pair's τ_b and consistency against the number of classes K (±1 SE)."""
+    fig, axes = subplots(1, 2, width=5.0)
+    with style():
+        for ax, stat, title in zip(
+            axes,
+            ("kendall_tau_b", "consistency"),
+            ("Kendall's τ_b", "degree of consistency"),
+            strict=True,
+        ):
+            for f, row in summary["pairs"].items():
+                for g, pair in row.items():
+                    Ks = [int(k) for k in pair["by_k"]]
+                    values = [part[stat] for part in pair["by_k"].values()]
+                    errors = [part.get(f"{stat}_se", np.nan) for part in pair["by_k"].values()]
+                    ax.errorbar(
+                        Ks,
+                        values,
+                        yerr=np.nan_to_num(np.asarray(errors, dtype=float)),
+                        marker="o",
+                        ms=3,
+                        capsize=0,
+                        label=f"{labels.get(f, f)} vs {labels.get(g, g)}",
+                    )
+            ax.set(xlabel="K (number of classes)", title=title)
+        axes[1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
+    return fig
+
+
+def k_per_dimension(study: dict, *, given: str = "k(K), printed constants"):
+    """The empirical k per K (mean ± 1 SD of the ratio), the given k(K) and the refitted one.
+
+    A refitted curve whose reduced χ² is above the limit is drawn dashed red and labelled as
+    not fitting.
+    """
+    per_k = {name: np.asarray(v, dtype=float) for name, v in study["per_k"].items()}
+    fit = study["k_fit"]
+    K = per_k["K"]
+    grid = np.linspace(K.min(), K.max(), 300)
+    fig, ax = subplots(width=6.0)
+    with style():
+        ax.errorbar(
+            K,
+            per_k["mean"],
+            yerr=per_k["std"],
+            fmt="o",
+            ms=3,
+            capsize=2,
+            label="ratio per K, mean ± 1 SD",
+        )
+        ax.plot(K, per_k["k"], label=given)
+        if fit is not None:
+            curve = cenmcc.k_factor(grid, fit["a"], fit["b"], fit["c"])
+            text = f"k(K) fitted: a={fit['a']:.4f}, b={fit['b']:.4f}, c={fit['c']:.4f}"
+            if fit["fits"]:
+                ax.plot(grid, curve, ls="--", label=text)
+            else:
+                ax.plot(
+                    grid,
+                    curve,
+                    ls="--",
+                    color="tab:red",
+                    label=f"{text}\nDOES NOT FIT: reduced χ² = {fit['chi2_reduced']:.3g}",
+                )
+        ax.set(xlabel="K (number of classes)", ylabel="k", title="The constant k of Eq. (3)")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    return fig

@@ -1,0 +1,123 @@
+"""The measures of a simulation: named cenmcc measures or a user's own, checked as they run.
+
+A simulation names its measures as strings of :data:`cenmcc.MEASURES` (``"cen"``, ``"mcc"``,
+``"cohen_kappa"``, ...) or gives :class:`cenmcc.Measure` objects wrapping functions of a
+:class:`cenmcc.Counts`. In a worker, :func:`evaluate` computes them all on one validated stack
+(the named ones together, sharing their work: :func:`cenmcc.measures`), counts the values that
+were 0/0 instead of warning, and checks every user function's output: one finite value per
+matrix, else an error naming the measure.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterable
+
+import numpy as np
+
+import cenmcc
+
+#: What a measure's name may hold: it names files, columns and summary keys.
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def resolve(measures: Iterable) -> tuple[cenmcc.Measure, ...]:
+    """The :class:`cenmcc.Measure` of each name or Measure, in order, checked.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the known ones are listed), a repeated name, fewer than one
+        measure, or a name that is not lower-case letters, digits and underscores.
+    TypeError
+        For anything else (a bare function: wrap it in ``cenmcc.Measure(name, function,
+        greater_is_better=...)`` so that its direction is known).
+    """
+    out = []
+    for item in measures:
+        if isinstance(item, str):
+            if item not in cenmcc.MEASURES:
+                raise ValueError(
+                    f"unknown measure {item!r}; the named measures are {list(cenmcc.MEASURES)}, "
+                    "or give a cenmcc.Measure of your own function"
+                )
+            out.append(cenmcc.MEASURES[item])
+        elif isinstance(item, cenmcc.Measure):
+            out.append(item)
+        else:
+            raise TypeError(
+                f"a measure is a name of cenmcc.MEASURES or a cenmcc.Measure, got {item!r}; wrap "
+                "a function of a cenmcc.Counts as cenmcc.Measure(name, function, "
+                "greater_is_better=...)"
+            )
+    names = [m.name for m in out]
+    if not names:
+        raise ValueError("a simulation needs at least one measure")
+    bad = [n for n in names if not NAME.fullmatch(n)]
+    if bad:
+        raise ValueError(f"measure names must be lower-case letters, digits and _, got {bad}")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"measures named more than once: {repeated}")
+    return tuple(out)
+
+
+def evaluate(
+    measures: tuple[cenmcc.Measure, ...], counts: cenmcc.Counts, where: str
+) -> tuple[dict[str, np.ndarray], dict[str, int], list[str]]:
+    """Every measure of one validated stack, in a worker.
+
+    Returns
+    -------
+    values : dict of str to ndarray, shape (m,)
+    undefined : dict of str to int
+        How many values of each measure were 0/0 and filled (no warning is emitted).
+    warned : list of str
+        The warnings a user's function emitted (to be shown once, in the caller's process).
+
+    Raises
+    ------
+    ValueError
+        If a user's function returns other than one finite real value per matrix; the message
+        names the measure and ``where`` (the chunk and stack).
+    """
+    named = [m for m in measures if cenmcc.MEASURES.get(m.name) is m]
+    values, undefined = cenmcc.measures(counts, named, count_undefined=True) if named else ({}, {})
+    warned: list[str] = []
+    m = counts.C.shape[0]
+    for measure in measures:
+        if measure.name in values:
+            continue
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = measure.function(counts)
+            except Exception as err:
+                raise type(err)(f"measure {measure.name!r} failed on {where}: {err}") from err
+        warned += [f"{w.category.__name__}: {w.message}" for w in caught]
+        values[measure.name] = _checked(measure.name, result, m, where)
+        undefined[measure.name] = 0
+    return {mm.name: values[mm.name] for mm in measures}, undefined, warned
+
+
+def _checked(name: str, result, m: int, where: str) -> np.ndarray:
+    """A user's measure's output as float64 of shape (m,), or a ValueError naming it."""
+    try:
+        values = np.asarray(result, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"measure {name!r} returned {type(result).__name__} on {where}, not real numbers"
+        ) from None
+    if values.shape != (m,):
+        raise ValueError(
+            f"measure {name!r} returned shape {values.shape} on {where}, expected ({m},): one "
+            "value per matrix"
+        )
+    if not np.all(np.isfinite(values)):
+        bad = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise ValueError(
+            f"measure {name!r} returned {values[bad]} for matrix {bad} of {where}; every value "
+            "must be finite"
+        )
+    return values

@@ -1,0 +1,510 @@
+"""Studies: statistics of a run that stream like the built-in ones, and the papers' k·CEN study.
+
+A study adds its own statistics to a simulation through a small protocol. It is an object with
+
+- ``name`` (str): its key in the summary;
+- ``measures`` (tuple): the measures it needs, names of :data:`cenmcc.MEASURES` or
+  :class:`cenmcc.Measure` objects (added to the simulation's);
+- ``reduce(chunk) -> state``: in a worker, the state of one chunk (:class:`ChunkData`: its
+  index, the number of classes K and every measure's value of each matrix, a random generator
+  of the study's own stream, and whether the chunk is a replicate);
+- ``merge(a, b) -> state``: the state of two sets of chunks; it must be associative (in exact
+  arithmetic) and is applied along a tree fixed by the number of chunks, so the run's bits do
+  not depend on the workers;
+- ``statistics(state, run) -> dict``: its cheap statistics (nested dicts of floats) from a
+  state; the engine also evaluates them on the run with each group of chunks left out, and
+  writes each one's jackknife standard error next to it (``<name>_se``);
+- ``summarize(state, run) -> dict``: the rest of its summary (JSON-able), in the caller's
+  process; ``run`` (:class:`RunContext`) gives the simulation and exact pair counts of any
+  per-matrix values.
+
+The state must be picklable and small (it travels from the workers). :class:`KRatio` is the
+study of Jurman et al. (2010, 2012): tMCC against k(K)·CEN (Eq. 3).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+
+import cenmcc
+
+from .agreement import pair_count_statistics
+from .streaming import (
+    Histogram2D,
+    KeyedMoments,
+    Moments,
+    PoissonBootstrap,
+    poisson_weights,
+    random_blocks,
+)
+
+
+class ChunkData(NamedTuple):
+    """One chunk's per-matrix values, as a study's ``reduce`` sees them.
+
+    Attributes
+    ----------
+    index : int
+        The chunk's index in the run.
+    K : ndarray of int, shape (m,)
+        Number of classes of each matrix.
+    columns : dict of str to ndarray, shape (m,)
+        Every measure of the simulation, by name: the value of each matrix.
+    rng : numpy.random.Generator
+        The study's own stream for this chunk.
+    replicate : bool
+        Whether the chunk is one of the run's replicates (whole chunks whose own statistics
+        estimate the standard errors of statistics that need every matrix).
+    """
+
+    index: int
+    K: np.ndarray
+    columns: dict
+    rng: np.random.Generator
+    replicate: bool
+
+
+class Study(Protocol):
+    """The protocol of a study (see the module docstring)."""
+
+    name: str
+    measures: tuple
+
+    def reduce(self, chunk: ChunkData) -> Any: ...
+
+    def merge(self, a: Any, b: Any) -> Any: ...
+
+    def statistics(self, state: Any, run: RunContext) -> dict: ...
+
+    def summarize(self, state: Any, run: RunContext) -> dict: ...
+
+
+class RunContext(Protocol):
+    """What a study's summary can ask of the finished run (in the caller's process)."""
+
+    simulation: Any
+
+    def column(self, name: str) -> np.ndarray:
+        """The per-matrix values of a measure (or ``"K"``), in chunk order (memory-mapped)."""
+
+    def count_pairs(self, columns: dict, pairs: list) -> dict:
+        """Exact pair counts (:class:`cenmcc.PairCounts`) of each pair of named columns.
+
+        ``columns`` adds per-matrix values of the study's own (derived from the others, say)
+        under new names; the counts run in the workers.
+        """
+
+
+def check_study(study) -> None:
+    """Raise TypeError naming what a study lacks of the protocol."""
+    missing = [
+        a
+        for a in ("name", "measures", "reduce", "merge", "statistics", "summarize")
+        if not hasattr(study, a)
+    ]
+    if missing:
+        raise TypeError(f"study {study!r} lacks {missing} of the study protocol")
+    if not isinstance(study.name, str) or not study.name.isidentifier():
+        raise TypeError(f"a study's name must be an identifier, got {study.name!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# The papers' study: tMCC against k(K)·CEN
+
+
+class KRatioState(NamedTuple):
+    """A chunk's (or a merge's) state of :class:`KRatio`.
+
+    Attributes
+    ----------
+    moments : KeyedMoments
+        Per K, of (denominator, numerator): CEN and tMCC.
+    ratio : KeyedMoments
+        Per K, of numerator/denominator over the matrices with a denominator above 0.
+    bootstrap : dict of int to PoissonBootstrap
+        Per K, of ``ratio - k(K)`` over the same matrices.
+    histogram : Histogram2D
+        Of (tMCC, k·CEN).
+    replicates : tuple of dict
+        The pair statistics of (numerator, k·denominator) in each replicate chunk.
+    undefined : int
+        Matrices whose ratio is 0/0 or x/0 (a denominator of 0).
+    """
+
+    moments: KeyedMoments
+    ratio: KeyedMoments
+    bootstrap: dict
+    histogram: Histogram2D
+    replicates: tuple
+    undefined: int
+
+
+@dataclass(frozen=True)
+class KRatio:
+    """tMCC ≈ k(K)·CEN: the study of Eq. (3) of Jurman et al. (2010, 2012) on any generator.
+
+    Per number of classes K: the moments of CEN, tMCC and tMCC/CEN and a Poisson bootstrap of
+    tMCC/CEN; from them, with the printed k(K) (or the one given) and with k refitted to the
+    run: the Pearson correlation of tMCC and k·CEN, the mean and SD of tMCC/(k·CEN) with
+    bootstrap-t, percentile and BCa intervals, the exact degree of consistency of the two, the
+    empirical k per K and the fit of ``k(K) = a (1 + b / ln K + c / ln² K)`` with its reduced
+    χ² (a curve whose χ² is far above 1 does not fit, and the summary says so).
+
+    Attributes
+    ----------
+    numerator, denominator : str
+        The measures compared (tMCC and CEN).
+    k : callable
+        ``k(K)``, the printed constant of Eq. (3) by default (:func:`cenmcc.k_factor`).
+    n_resamples : int
+        Poisson-bootstrap resamples of the mean ratio (at least enough for the intervals' tails).
+    confidence_level : float
+    bootstrap_block : int
+        Matrices that share a bootstrap weight (dealt at random into blocks in each chunk).
+    histogram_bins : int
+    """
+
+    numerator: str = "tmcc"
+    denominator: str = "cen"
+    k: Callable = cenmcc.k_factor
+    n_resamples: int = 999
+    confidence_level: float = 0.95
+    bootstrap_block: int = 100
+    histogram_bins: int = 200
+    name: str = "k_ratio"
+
+    def __post_init__(self):
+        if not 0 < self.confidence_level < 1:
+            raise ValueError(f"confidence_level must be in (0, 1), got {self.confidence_level}")
+        least = minimum_resamples(self.confidence_level)
+        if not isinstance(self.n_resamples, int | np.integer) or self.n_resamples < least:
+            raise ValueError(
+                f"n_resamples must be an integer of at least {least}, so that each tail of a "
+                f"{self.confidence_level:.0%} interval holds at least one resample, got "
+                f"{self.n_resamples!r}"
+            )
+        if self.bootstrap_block < 1:
+            raise ValueError(f"bootstrap_block must be at least 1, got {self.bootstrap_block}")
+
+    @property
+    def measures(self) -> tuple:
+        return (self.denominator, self.numerator)
+
+    def reduce(self, chunk: ChunkData) -> KRatioState:
+        den, num = chunk.columns[self.denominator], chunk.columns[self.numerator]
+        size = chunk.K.size
+        block = self.bootstrap_block
+        blocks = random_blocks(chunk.rng, size, block)
+        weights = poisson_weights(chunk.rng, self.n_resamples, -(-size // block))
+        moments = ratios = None
+        series = []
+        keys = np.unique(chunk.K)
+        for k in keys:
+            rows = k == chunk.K
+            d, n = den[rows], num[rows]
+            defined = d > 0
+            ratio = n[defined] / d[defined]
+            m = KeyedMoments.of(int(k), np.stack([d, n], axis=-1))
+            r = KeyedMoments.of(int(k), ratio[:, None])
+            moments = m if moments is None else moments.merge(m)
+            ratios = r if ratios is None else ratios.merge(r)
+            series.append((ratio - float(self.k(int(k))), blocks[rows][defined]))
+        boot = dict(
+            zip(
+                (int(k) for k in keys),
+                PoissonBootstrap.of_series(series, weights),
+                strict=True,
+            )
+        )
+        kden = times_k(self.k, chunk.K, den)
+        histogram = Histogram2D.of(num, kden, (0.0, 1.3), (0.0, 1.3), bins=self.histogram_bins)
+        replicates = ()
+        if chunk.replicate:
+            counts = cenmcc.pair_counts(num, kden)
+            replicates = (pair_count_statistics(counts) | {"n": size},)
+        return KRatioState(
+            moments,
+            ratios,
+            boot,
+            histogram,
+            replicates,
+            int(np.count_nonzero(den <= 0)),
+        )
+
+    def merge(self, a: KRatioState, b: KRatioState) -> KRatioState:
+        boot = dict(a.bootstrap)
+        for k, v in b.bootstrap.items():
+            boot[k] = boot[k].merge(v) if k in boot else v
+        return KRatioState(
+            a.moments.merge(b.moments),
+            a.ratio.merge(b.ratio),
+            dict(sorted(boot.items())),
+            a.histogram.merge(b.histogram),
+            a.replicates + b.replicates,
+            a.undefined + b.undefined,
+        )
+
+    def statistics(self, state: KRatioState, run=None) -> dict:
+        """Pearson r(tMCC, k·CEN), mean and SD of tMCC/(k·CEN): printed k and k refitted."""
+        out = {}
+        for suffix, k in self._ks(state).items():
+            keys = state.moments.keys
+            kk = np.asarray(k(keys), dtype=float)
+            both = state.moments.scaled(np.stack([kk, np.ones_like(kk)], axis=-1)).total()
+            ratio = state.ratio.scaled(1.0 / kk[np.isin(keys, state.ratio.keys)]).total()
+            out[f"pearson{suffix}"] = both.correlation(0, 1) if both.n >= 3 else math.nan
+            out[f"mean_ratio{suffix}"] = float(ratio.mean[0]) if ratio.n else math.nan
+            out[f"sd_ratio{suffix}"] = (
+                float(math.sqrt(ratio.variance()[0])) if ratio.n >= 2 else math.nan
+            )
+        return out
+
+    def _ks(self, state: KRatioState) -> dict[str, Callable]:
+        """The k of the study (suffix "") and k refitted to ``state`` ("_fitted"), if it fits."""
+        ks = {"": self.k}
+        fit = fit_k(per_k_table(state))
+        if fit is not None:
+            ks["_fitted"] = fit.curve
+        return ks
+
+    def summarize(self, state: KRatioState, run: RunContext) -> dict:
+        per_k = per_k_table(state)
+        fit = fit_k(per_k)
+        ks = self._ks(state)
+        out: dict = {
+            "numerator": self.numerator,
+            "denominator": self.denominator,
+            "k_fit": None if fit is None else fit.summary(),
+            "ratio_undefined": state.undefined,
+            "pearson_by_k": {
+                int(k): state.moments.moments[i].correlation(0, 1)
+                if state.moments.moments.n[i] >= 3
+                else math.nan
+                for i, k in enumerate(state.moments.keys)
+            },
+        }
+        K, den = run.column("K"), run.column(self.denominator)
+        columns = {f"k{suffix}_{self.denominator}": times_k(k, K, den) for suffix, k in ks.items()}
+        pairs = [(self.numerator, name) for name in columns]
+        counted = run.count_pairs(columns, pairs)
+        for (suffix, k), pair in zip(ks.items(), pairs, strict=True):
+            counts = counted[pair]
+            ratio = state.ratio.scaled(1.0 / np.asarray(k(state.ratio.keys), dtype=float)).total()
+            boot = bootstrap_means(state, k, self.k)
+            out |= {
+                f"consistency{suffix}": counts.consistency(),
+                f"ties{suffix}": counts.f_only + counts.g_only + counts.both_tied,
+                f"pair_counts{suffix}": counts._asdict(),
+                f"intervals{suffix}": intervals(ratio, boot, self.confidence_level),
+            }
+            per_k[f"k{suffix}"] = np.asarray(k(per_k["K"]), dtype=float)
+            per_k[f"mean_ratio{suffix}"] = per_k["mean"] / per_k[f"k{suffix}"]
+        out["consistency_se"] = _replicate_se(state.replicates, run.simulation.n_matrices)
+        out["per_k"] = {name: column.tolist() for name, column in per_k.items()}
+        out["bootstrap"] = {
+            "n_resamples": self.n_resamples,
+            "confidence_level": self.confidence_level,
+            "block": self.bootstrap_block,
+            "method": (
+                "Poisson bootstrap of blocks: the matrices of each chunk are dealt at random into "
+                "blocks of bootstrap_block, and each block gets an independent Poisson(1) weight "
+                "per resample, from the chunk's own stream; Hanley & MacGibbon (2006), Chamandy "
+                "et al. (2012). bootstrap-t: quantiles of (mean* - mean)/(sd*/sqrt(n*)), "
+                "se = sd/sqrt(n); percentile: quantiles of mean*; BCa: acceleration "
+                "M3/(6 M2^1.5) of the mean in closed form; numpy.quantile, linear interpolation"
+            ),
+        }
+        return out
+
+
+def _replicate_se(replicates, n: int) -> float:
+    """Batch-means SE of the consistency at n matrices, from the replicate chunks."""
+    values = np.array([r["consistency"] for r in replicates], dtype=float)
+    values = values[np.isfinite(values)]
+    if values.size < 2:
+        return math.nan
+    m = float(np.mean([r["n"] for r in replicates]))
+    return float(np.std(values, ddof=1) * math.sqrt(m / n))
+
+
+def minimum_resamples(confidence_level: float) -> int:
+    """Fewest resamples with at least one beyond each end of a two-sided interval."""
+    return math.ceil(2 / (1 - confidence_level))
+
+
+def times_k(k: Callable, K: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``k(K)·values`` per matrix, from a table of k over the dimensions (one array of n floats)."""
+    low = int(K.min(initial=2))
+    table = np.asarray(k(np.arange(low, int(K.max(initial=2)) + 1)), dtype=np.float64)
+    out = table[np.asarray(K) - low]
+    out *= values
+    return out
+
+
+def per_k_table(state: KRatioState) -> dict[str, np.ndarray]:
+    """The empirical k per dimension: count, mean, SD and SEM of the ratio (columns)."""
+    m = state.ratio.moments
+    n = np.asarray(m.n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        std = np.where(n >= 2, np.sqrt(m.variance()[:, 0]), np.nan)
+        sem = np.where(n >= 2, std / np.sqrt(n), np.nan)
+    return {
+        "K": state.ratio.keys.copy(),
+        "n_matrices": n.copy(),
+        "mean": np.where(n > 0, m.mean[:, 0], np.nan),
+        "std": std,
+        "sem": sem,
+    }
+
+
+class KFit(NamedTuple):
+    """``k(K) = a (1 + b / ln K + c / ln² K)`` fitted to the per-K mean ratios (:func:`fit_k`)."""
+
+    a: float
+    b: float
+    c: float
+    a_se: float
+    b_se: float
+    c_se: float
+    chi2_reduced: float
+    n_dimensions: int
+
+    #: A reduced χ² above this says the curve does not fit the per-K means within their errors.
+    CHI2_LIMIT = 3.0
+
+    def curve(self, K):
+        return cenmcc.k_factor(K, self.a, self.b, self.c)
+
+    @property
+    def fits(self) -> bool:
+        return self.chi2_reduced <= self.CHI2_LIMIT
+
+    def summary(self) -> dict:
+        note = (
+            "the curve fits the per-K means within their standard errors"
+            if self.fits
+            else f"reduced chi2 {self.chi2_reduced:.3g} > {self.CHI2_LIMIT:g}: the curve "
+            "a (1 + b / ln K + c / ln^2 K) does not fit the per-K means of this generator"
+        )
+        return {**self._asdict(), "fits": self.fits, "fit_note": note}
+
+
+def fit_k(per_k: dict) -> KFit | None:
+    """Fit ``k(K) = a (1 + b / ln K + c / ln² K)`` to the per-dimension mean of the ratio.
+
+    Weighted least squares of the per-K means, each weighted by its inverse squared standard
+    error (``scipy.optimize.curve_fit`` with ``absolute_sigma=True``: the SEMs are sampling
+    errors, known well, so the covariance is not rescaled); the reduced χ² checks the fit
+    (about 1 when the curve fits the means within their errors). None with fewer than 4
+    dimensions of two or more matrices (three constants and a degree of freedom), or when the
+    fit does not converge.
+    """
+    from scipy.optimize import curve_fit
+
+    use = (per_k["n_matrices"] >= 2) & (per_k["sem"] > 0)
+    if np.count_nonzero(use) < 4:
+        return None
+    K = per_k["K"][use].astype(np.float64)
+    mean, sem = per_k["mean"][use], per_k["sem"][use]
+    try:
+        params, cov = curve_fit(
+            lambda K, a, b, c: cenmcc.k_factor(K, a, b, c),
+            K,
+            mean,
+            p0=cenmcc.K_PAPER,
+            sigma=sem,
+            absolute_sigma=True,
+            xtol=1e-14,
+            ftol=1e-14,
+        )
+    except (RuntimeError, ValueError):  # no convergence: the fit is undefined
+        return None
+    a, b, c = (float(p) for p in params)
+    residual = (mean - cenmcc.k_factor(K, a, b, c)) / sem
+    return KFit(
+        a,
+        b,
+        c,
+        *(float(s) for s in np.sqrt(np.diag(cov))),
+        float(residual @ residual / (K.size - 3)),
+        int(K.size),
+    )
+
+
+def bootstrap_means(state: KRatioState, k: Callable, center: Callable):
+    """Resampled count, mean and SD of tMCC/(k(K)·CEN), from the per-K Poisson bootstraps.
+
+    Each group's sums are of ``y = ratio - center(K)``; with ``c = center(K)`` and
+    ``z = (y + c)/k(K)``: ``Σ w z = (Σ w y + c Σ w)/k`` and
+    ``Σ w z² = (Σ w y² + 2 c Σ w y + c² Σ w)/k²``, summed over K.
+
+    Returns
+    -------
+    n, mean, sd : ndarray, shape (n_usable,)
+        Of every resample that drew at least two matrices.
+    """
+    s0 = s1 = s2 = 0.0
+    for K, boot in state.bootstrap.items():
+        c, kk = float(center(K)), float(k(K))
+        w, wy, wyy = boot.sums.T
+        s0 = s0 + w
+        s1 = s1 + (wy + c * w) / kk
+        s2 = s2 + (wyy + 2 * c * wy + c * c * w) / kk**2
+    usable = np.asarray(s0) >= 2  # fewer than two matrices: no mean and SD
+    s0, s1, s2 = (np.asarray(s)[usable] for s in (s0, s1, s2))
+    mean = s1 / s0
+    sd = np.sqrt(np.maximum(s2 - s0 * mean**2, 0.0) / (s0 - 1))
+    return s0, mean, sd
+
+
+def intervals(moments: Moments, boot, confidence_level: float) -> dict:
+    """Bootstrap-t, percentile and BCa intervals of a mean from its Poisson bootstrap.
+
+    - bootstrap-t: ``t* = (mean* - mean)/(sd*/√n*)``; ``(mean - q_{1-α/2}(t*) se,
+      mean - q_{α/2}(t*) se)`` with ``se = sd/√n`` (Efron & Tibshirani 1993, Ch. 12);
+    - percentile: the ``α/2`` and ``1 - α/2`` quantiles of ``mean*`` (ibid., Ch. 13);
+    - BCa: ``z0 = Φ⁻¹(p)`` with p the fraction of ``mean*`` below the mean (ties one half),
+      and the acceleration of the mean, ``a = M3 / (6 M2^{3/2})`` (ibid., Ch. 14).
+
+    An interval that the data cannot give is None, with the reason under ``undefined``: no
+    values, a constant ratio (every resample has the same mean and a zero SD, so t* is 0/0),
+    or too few usable resamples.
+    """
+    from scipy.special import ndtr, ndtri
+
+    n_star, mean_star, sd_star = boot
+    out: dict = {"student": None, "percentile": None, "bca": None}
+    reasons = []
+    if moments.n < 2:
+        reasons.append(f"{moments.n} value(s): a mean needs two for an interval")
+    elif len(mean_star) < minimum_resamples(confidence_level):
+        reasons.append(f"{len(mean_star)} usable resamples, too few for the tails")
+    if reasons:
+        return out | {"undefined": "; ".join(reasons)}
+    mean = float(moments.mean[0])
+    m2, m3 = float(moments.comoment[0, 0]), float(moments.third[0])
+    alpha = (1 - confidence_level) / 2
+    out["percentile"] = np.quantile(mean_star, [alpha, 1 - alpha]).tolist()
+    if m2 == 0 or np.any(sd_star == 0):
+        return out | {
+            "undefined": "the values are constant (or some resample is): bootstrap-t and BCa "
+            "divide by their zero spread"
+        }
+    se = math.sqrt(m2 / (moments.n - 1)) / math.sqrt(moments.n)
+    t_star = (mean_star - mean) / (sd_star / np.sqrt(n_star))
+    q_t = np.quantile(t_star, [1 - alpha, alpha])
+    out["student"] = [float(mean - q_t[0] * se), float(mean - q_t[1] * se)]
+    below = np.count_nonzero(mean_star < mean) + 0.5 * np.count_nonzero(mean_star == mean)
+    p = below / len(mean_star)
+    if not 0 < p < 1:
+        return out | {"undefined": "BCa: every resample mean lies on one side of the mean"}
+    z0 = ndtri(p)
+    a = m3 / (6.0 * m2**1.5)
+    z = ndtri(np.array([alpha, 1 - alpha]))
+    out["bca"] = np.quantile(mean_star, ndtr(z0 + (z0 + z) / (1 - a * (z0 + z)))).tolist()
+    return out

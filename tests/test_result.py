@@ -1,0 +1,98 @@
+"""A finished simulation saved: tables, figures and summary, all or nothing."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cenmcc.simulation import KRatio, Simulation, outputs, run
+
+
+def counts(rng, size):
+    K = rng.integers(3, 6, size=size)
+    return [rng.integers(1, 40, size=(int(np.sum(k == K)), k, k)) for k in (3, 4, 5)]
+
+
+@pytest.fixture(scope="module")
+def result():
+    sim = Simulation(
+        counts,
+        2000,
+        measures=("cen", "mcc", "accuracy"),
+        studies=(KRatio(n_resamples=40),),
+        chunk_size=250,
+    )
+    return run(sim, jobs=1, quiet=True)
+
+
+@pytest.mark.parametrize("as_text", [True, False])
+def test_save_writes_the_summary_tables_and_figures(tmp_path, result, as_text):
+    target = tmp_path / "run"
+    written = result.save(str(target) if as_text else target)
+    assert written == target
+    names = sorted(p.name for p in target.iterdir())
+    for expected in (
+        "summary.json",
+        "measures.csv",
+        "pairs.csv",
+        "k_ratio_per_k.csv",
+        "agreement.png",
+        "agreement.pdf",
+        "density.png",
+        "per_k.png",
+        "k_ratio_per_dimension.png",
+    ):
+        assert expected in names
+    summary = json.loads((target / "summary.json").read_text())
+    assert summary["simulation"]["measures"] == ["cen", "mcc", "accuracy", "tmcc"]
+    assert summary["pairs"]["cen"]["mcc"]["consistency"] == result.pair("cen", "mcc")["consistency"]
+    rows = (target / "pairs.csv").read_text().splitlines()
+    assert rows[0].startswith("f,g,K,pearson,pearson_se,kendall_tau_b")
+    assert len(rows) == 1 + 6 * 4  # six pairs, overall and three values of K
+
+
+def test_a_second_save_replaces_the_first_whole(tmp_path, result):
+    target = tmp_path / "run"
+    result.save(target, figures=False)
+    (target / "summary.json").write_text("{}")
+    result.save(target, figures=False)
+    assert json.loads((target / "summary.json").read_text())["n_matrices"] == 2000
+
+
+def test_save_refuses_a_directory_it_did_not_write(tmp_path, result):
+    target = tmp_path / "thesis"
+    target.mkdir()
+    (target / "thesis.tex").write_text("years of work")
+    with pytest.raises(ValueError, match="thesis"):
+        result.save(target)
+    assert (target / "thesis.tex").read_text() == "years of work"
+
+
+def test_a_failed_save_leaves_the_destination_and_the_result_intact(tmp_path, result, monkeypatch):
+    target = tmp_path / "run"
+    result.save(target, figures=False)
+    before = {p.name: p.read_bytes() for p in target.iterdir()}
+    summary = json.dumps(result.summary)
+
+    def full_disk(path, obj):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(outputs, "write_json", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        result.save(target, figures=False)
+    assert {p.name: p.read_bytes() for p in target.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]  # no staging left behind
+    assert json.dumps(result.summary) == summary
+    monkeypatch.undo()
+    other = Path(tmp_path / "elsewhere")
+    result.save(other, figures=False)  # the result can still be saved
+    assert (other / "summary.json").exists()
+
+
+def test_the_tables_hold_every_measure_and_pair(result):
+    tables = result.tables()
+    assert {row["measure"] for row in tables["measures"]} == {"cen", "mcc", "accuracy", "tmcc"}
+    assert {(r["f"], r["g"]) for r in tables["pairs"]} == set(result.pair_names())
+    frames = result.frames()
+    assert list(frames["k_ratio_per_k"]["K"]) == [3, 4, 5]
