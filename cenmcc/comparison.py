@@ -204,13 +204,19 @@ def counts_from_ranks(rf: np.ndarray, rg: np.ndarray) -> PairCounts:
     )
 
 
+#: From this many objects the discordant pairs are counted by scipy's Fenwick tree (importing
+#: ``scipy.stats`` takes about a second, which smaller counts do not repay).
+FENWICK_FROM = 1_000_000
+
+
 def _fenwick_discordant():
     """scipy's count of discordant pairs (the Fenwick tree of ``scipy.stats.kendalltau``).
 
     ``_kendall_dis(x, y)`` takes objects sorted by x, with x and y ranks from 1, and counts the
     pairs ordered by x whose y are in the opposite order: the inversions of y between groups of
-    equal x. It is private to scipy, so it is looked up, and :func:`_count_inversions` (the
-    same count in vectorized NumPy, several times slower) takes over where it is absent.
+    equal x; about 15 times faster than :func:`_count_inversions` at 4·10⁶ objects. It is
+    private to scipy, so it is looked up, and :func:`_count_inversions` (the same count in
+    vectorized NumPy) takes over where it is absent.
     """
     try:
         from scipy.stats._stats import _kendall_dis
@@ -221,7 +227,7 @@ def _fenwick_discordant():
 
 def _discordant(key: np.ndarray, m: int) -> int:
     """Inversions of ``key % m`` in the sorted ``key = rank_f * m + rank_g`` (consumes key)."""
-    kendall_dis = _fenwick_discordant()
+    kendall_dis = _fenwick_discordant() if key.size >= FENWICK_FROM else None
     if kendall_dis is None or key.size < 2:
         np.remainder(key, m, out=key)  # g's ranks in that order
         return _count_inversions(key.astype(_index_dtype(key.size)), overwrite=True)

@@ -40,13 +40,13 @@ def test_both_discordant_counters_equal_the_count_over_every_pair(a, b):
     n = min(len(a), len(b))
     f, g = np.array(a[:n], dtype=float), np.array(b[:n], dtype=float)
     expected = brute_force(f, g)
-    assert cenmcc.pair_counts(f, g) == expected
-    fenwick = comparison._fenwick_discordant
+    assert cenmcc.pair_counts(f, g) == expected  # NumPy's inversion count (few objects)
+    threshold = comparison.FENWICK_FROM
     try:
-        comparison._fenwick_discordant = lambda: None  # the NumPy inversion count
+        comparison.FENWICK_FROM = 0  # scipy's Fenwick tree, whatever the size
         assert cenmcc.pair_counts(f, g) == expected
     finally:
-        comparison._fenwick_discordant = fenwick
+        comparison.FENWICK_FROM = threshold
 
 
 def test_scipy_still_has_the_fenwick_counter():

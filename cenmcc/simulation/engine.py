@@ -41,13 +41,18 @@ from . import agreement
 from .allocator import reuse_freed_memory
 from .measures import evaluate, resolve
 from .pairs import GROUP, ColumnStore, count_pairs
-from .parallel import Progress, chunk_sizes, iter_tasks, spawn_seeds
+from .parallel import CpuMeter, Progress, chunk_sizes, iter_tasks, spawn_seeds
 from .result import Result
 from .streaming import OrderedReducer
 from .studies import ChunkData, check_study
 
-#: Groups of whole chunks of the jackknife (fewer when a run has fewer chunks).
+#: Groups of whole chunks of the jackknife (fewer when a run has fewer tasks).
 JACKKNIFE_GROUPS = 100
+
+#: Tasks a run is cut into at most: each task is a batch of consecutive chunks, measured and
+#: merged in its worker, so the main process receives and merges a few hundred states
+#: whatever n (the batches depend on the number of chunks only, never on the workers).
+MAX_TASKS = 256
 
 #: How each kind of standard error is obtained (written into every summary).
 STANDARD_ERRORS = {
@@ -192,6 +197,12 @@ class Simulation:
     def n_chunks(self) -> int:
         return len(chunk_sizes(self.n_matrices, self.chunk_size))
 
+    def batches(self) -> list[Batch]:
+        """The tasks of a run: consecutive chunks, at most :data:`MAX_TASKS` batches of them."""
+        chunks = self.chunks()
+        per = -(-len(chunks) // MAX_TASKS)
+        return [Batch(i // per, tuple(chunks[i : i + per])) for i in range(0, len(chunks), per)]
+
     def chunks(self) -> list[Chunk]:
         """The tasks of a run: chunk j draws from child j of ``SeedSequence(seed)``.
 
@@ -229,8 +240,19 @@ class Chunk(NamedTuple):
     replicate: bool
 
 
+class Batch(NamedTuple):
+    """One task: consecutive chunks, measured in order and merged in the worker."""
+
+    index: int
+    chunks: tuple
+
+    @property
+    def size(self) -> int:
+        return sum(c.size for c in self.chunks)
+
+
 class ChunkResult(NamedTuple):
-    """What one chunk leaves.
+    """What one chunk (or a batch of chunks, merged) leaves.
 
     Attributes
     ----------
@@ -338,7 +360,9 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
     state = agreement.reduce(sim, K, values, undefined_by_k, chunk.replicate)
     rngs = [np.random.default_rng(s) for s in chunk.study_seed.spawn(len(sim.studies))]
     study_states = tuple(
-        _study_call(study, "reduce", ChunkData(chunk.index, K, values, rng, chunk.replicate))
+        _study_call(
+            study, "reduce", ChunkData(chunk.index, sim.n_matrices, K, values, rng, chunk.replicate)
+        )
         for study, rng in zip(sim.studies, rngs, strict=True)
     )
     return ChunkResult(
@@ -347,6 +371,26 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         {GROUP: K, **values},
         (state, *study_states),
         tuple(dict.fromkeys(warned)),
+    )
+
+
+def measure_batch(batch: Batch) -> ChunkResult:
+    """Measure the chunks of a batch in order and merge them, left to right (in a worker)."""
+    merge = _merger(batch.chunks[0].simulation)
+    columns: dict[str, list[np.ndarray]] = {}
+    state, warned = None, {}
+    for chunk in batch.chunks:
+        result = measure_chunk(chunk)
+        state = result.states if state is None else merge(state, result.states)
+        for name, values in result.columns.items():
+            columns.setdefault(name, []).append(values)
+        warned |= dict.fromkeys(result.warned)
+    return ChunkResult(
+        batch.index,
+        result.process,
+        {name: np.concatenate(parts) for name, parts in columns.items()},
+        state,
+        tuple(warned),
     )
 
 
@@ -395,10 +439,17 @@ def run(
         If a chunk fails (the message names it: a bad generator output, a measure returning
         bad values, a study failing) or a worker dies.
     """
-    parallel = {"jobs": jobs, "backend": backend, "scheduler": scheduler, "quiet": quiet}
+    meter = CpuMeter()
+    parallel = {
+        "jobs": jobs,
+        "backend": backend,
+        "scheduler": scheduler,
+        "quiet": quiet,
+        "meter": meter,
+    }
     start, cpu = time.perf_counter(), time.process_time()
-    tasks = sim.chunks()
-    groups = _jackknife_groups(sim.n_chunks)
+    tasks = sim.batches()
+    groups = _jackknife_groups(len(tasks))
     merge = _merger(sim)
     reducers = [OrderedReducer(len(members), merge) for members in groups]
     where = {j: (g, i) for g, members in enumerate(groups) for i, j in enumerate(members)}
@@ -412,7 +463,7 @@ def run(
     try:
         by_value = [sim.generator, *(m.function for m in sim.resolved_measures), *sim.studies]
         for index, result in iter_tasks(
-            measure_chunk, tasks, progress=progress, by_value=by_value, desc="chunks", **parallel
+            measure_batch, tasks, progress=progress, by_value=by_value, desc="chunks", **parallel
         ):
             store.write(int(starts[index]), result.columns)
             g, i = where[index]
@@ -429,10 +480,16 @@ def run(
     finally:
         store.close()
     _warn(sim, summary, warned)
+    main_cpu = time.process_time() - cpu
+    in_process = {pid for _, pid in processes} == {os.getpid()} or backend == "threading"
+    serial = main_cpu - meter.seconds if in_process else main_cpu
     timing = {
         "computation_seconds": time.perf_counter() - start,
         "chunk_seconds": chunk_seconds,
-        "main_process_cpu_seconds": time.process_time() - cpu,
+        "main_process_cpu_seconds": main_cpu,
+        "task_cpu_seconds": meter.seconds,
+        # The CPU the main process spent besides the tasks, over all the run's CPU.
+        "serial_fraction": serial / (serial + meter.seconds) if serial + meter.seconds else 0.0,
         "jobs": jobs,
         "backend": backend,
     }
@@ -449,12 +506,12 @@ def _merger(sim: Simulation) -> Callable[[tuple, tuple], tuple]:
     return merge
 
 
-def _jackknife_groups(n_chunks: int) -> list[list[int]]:
-    """Chunk indices in :data:`JACKKNIFE_GROUPS` groups of consecutive chunks (fewer if fewer)."""
-    g = min(n_chunks, JACKKNIFE_GROUPS)
+def _jackknife_groups(n_tasks: int) -> list[list[int]]:
+    """Task indices in :data:`JACKKNIFE_GROUPS` groups of consecutive tasks (fewer if fewer)."""
+    g = min(n_tasks, JACKKNIFE_GROUPS)
     members: list[list[int]] = [[] for _ in range(g)]
-    for j in range(n_chunks):
-        members[j * g // n_chunks].append(j)
+    for j in range(n_tasks):
+        members[j * g // n_tasks].append(j)
     return members
 
 

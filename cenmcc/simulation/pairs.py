@@ -54,6 +54,8 @@ class ColumnStore:
         )
         self.dtypes: dict[str, np.dtype] = {}
         self._files: dict[str, tuple[int, int]] = {}  # name -> (file descriptor, header bytes)
+        self.ranked: dict[str, bool] = {}  # column -> whether its ranks within each K exist too
+        self.bounds: dict | None = None  # each K's rows in the order by K, once computed
 
     def path(self, name: str) -> Path:
         return self.directory / f"{name}.npy"
@@ -61,6 +63,7 @@ class ColumnStore:
     def write(self, start: int, columns: dict[str, np.ndarray]) -> None:
         """Write ``columns[name]`` at rows ``start, start + 1, ...`` of each column."""
         for name, values in columns.items():
+            self.ranked.pop(name, None)
             values = np.ascontiguousarray(values)
             fd, offset = self._open(name, values.dtype)
             os.pwrite(fd, values.tobytes(), offset + start * values.itemsize)
@@ -163,15 +166,19 @@ def count_pairs(
     store.flush()
     names = list(dict.fromkeys(name for pair in pairs for name in pair))
     directory = str(store.directory)
-    bounds = None
-    if by_group:
-        (bounds,) = map_tasks(_group_order, [directory], desc="pair counts: order by K", **parallel)
+    if by_group and store.bounds is None:
+        (store.bounds,) = map_tasks(
+            _group_order, [directory], desc="pair counts: order by K", **parallel
+        )
+    bounds = store.bounds if by_group else None
+    unranked = [n for n in names if n not in store.ranked or (by_group and not store.ranked[n])]
     map_tasks(
         _rank,
-        [(directory, name, by_group) for name in names],
+        [(directory, name, by_group) for name in unranked],
         desc="pair counts: ranks",
         **parallel,
     )
+    store.ranked |= dict.fromkeys(unranked, by_group)
     counted = map_tasks(
         _count,
         [(directory, f, g, bounds) for f, g in pairs],

@@ -51,6 +51,8 @@ class ChunkData(NamedTuple):
     ----------
     index : int
         The chunk's index in the run.
+    n_matrices : int
+        The run's number of matrices.
     K : ndarray of int, shape (m,)
         Number of classes of each matrix.
     columns : dict of str to ndarray, shape (m,)
@@ -63,6 +65,7 @@ class ChunkData(NamedTuple):
     """
 
     index: int
+    n_matrices: int
     K: np.ndarray
     columns: dict
     rng: np.random.Generator
@@ -164,8 +167,10 @@ class KRatio:
     n_resamples : int
         Poisson-bootstrap resamples of the mean ratio (at least enough for the intervals' tails).
     confidence_level : float
-    bootstrap_block : int
-        Matrices that share a bootstrap weight (dealt at random into blocks in each chunk).
+    bootstrap_blocks : int
+        Blocks of matrices that get a bootstrap weight in a run: each block holds
+        ``max(1, n // bootstrap_blocks)`` matrices, dealt at random in each chunk (many blocks
+        of independent matrices make a fine bootstrap, and few per chunk a fast one).
     histogram_bins : int
     """
 
@@ -174,7 +179,7 @@ class KRatio:
     k: Callable = cenmcc.k_factor
     n_resamples: int = 999
     confidence_level: float = 0.95
-    bootstrap_block: int = 100
+    bootstrap_blocks: int = 2_000
     histogram_bins: int = 200
     name: str = "k_ratio"
 
@@ -188,8 +193,12 @@ class KRatio:
                 f"{self.confidence_level:.0%} interval holds at least one resample, got "
                 f"{self.n_resamples!r}"
             )
-        if self.bootstrap_block < 1:
-            raise ValueError(f"bootstrap_block must be at least 1, got {self.bootstrap_block}")
+        if self.bootstrap_blocks < 1:
+            raise ValueError(f"bootstrap_blocks must be at least 1, got {self.bootstrap_blocks}")
+
+    def block(self, n_matrices: int) -> int:
+        """Matrices that share a bootstrap weight, in a run of ``n_matrices``."""
+        return max(1, n_matrices // self.bootstrap_blocks)
 
     @property
     def measures(self) -> tuple:
@@ -198,7 +207,7 @@ class KRatio:
     def reduce(self, chunk: ChunkData) -> KRatioState:
         den, num = chunk.columns[self.denominator], chunk.columns[self.numerator]
         size = chunk.K.size
-        block = self.bootstrap_block
+        block = self.block(chunk.n_matrices)
         blocks = random_blocks(chunk.rng, size, block)
         weights = poisson_weights(chunk.rng, self.n_resamples, -(-size // block))
         moments = ratios = None
@@ -309,10 +318,10 @@ class KRatio:
         out["bootstrap"] = {
             "n_resamples": self.n_resamples,
             "confidence_level": self.confidence_level,
-            "block": self.bootstrap_block,
+            "block": self.block(run.simulation.n_matrices),
             "method": (
                 "Poisson bootstrap of blocks: the matrices of each chunk are dealt at random into "
-                "blocks of bootstrap_block, and each block gets an independent Poisson(1) weight "
+                "blocks of `block` matrices, and each block gets an independent Poisson(1) weight "
                 "per resample, from the chunk's own stream; Hanley & MacGibbon (2006), Chamandy "
                 "et al. (2012). bootstrap-t: quantiles of (mean* - mean)/(sd*/sqrt(n*)), "
                 "se = sd/sqrt(n); percentile: quantiles of mean*; BCa: acceleration "
