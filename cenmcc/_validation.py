@@ -24,6 +24,18 @@ def _first_index(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.argwhere(mask)[0])
 
 
+def is_integer(arr: np.ndarray) -> bool:
+    """Whether ``arr`` holds integers: signed or unsigned, not booleans, not ``timedelta64``
+    (which NumPy counts among the signed integers)."""
+    return arr.dtype.kind in "iu"
+
+
+def is_real(arr: np.ndarray) -> bool:
+    """Whether ``arr`` holds integers (:func:`is_integer`) or floats that float64 holds exactly
+    (at most 64 bits: a ``longdouble`` would be rounded)."""
+    return is_integer(arr) or (arr.dtype.kind == "f" and arr.dtype.itemsize <= 8)
+
+
 def as_array(values, *, name: str) -> np.ndarray:
     """``numpy.asarray(values)``, refusing masked arrays and ragged nested sequences clearly.
 
@@ -49,9 +61,7 @@ def as_array(values, *, name: str) -> np.ndarray:
 def real_array(values, *, name: str) -> np.ndarray:
     """``values`` as float64, refusing masked, ragged, boolean, complex and non-numeric input."""
     arr = as_array(values, name=name)
-    if arr.dtype == np.bool_ or not (
-        np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
-    ):
+    if not is_real(arr):
         raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
     return arr.astype(np.float64)
 
@@ -62,8 +72,8 @@ def check_real(value, *, name: str, low: float | None = None, integer: bool = Fa
     Returns it as a Python ``int`` (with ``integer=True``, which also refuses non-integral
     values such as 2.5) or ``float``.
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(
-        value, (int, float, np.integer, np.floating)
+    if isinstance(value, bool | np.bool_ | np.timedelta64) or not isinstance(
+        value, int | float | np.integer | np.floating
     ):
         raise TypeError(f"{name} must be a real number, got {value!r}")
     if not np.isfinite(value):
@@ -74,6 +84,17 @@ def check_real(value, *, name: str, low: float | None = None, integer: bool = Fa
         bound = "non-negative" if low == 0 else f"at least {low}"
         raise ValueError(f"{name} must be {bound}, got {value!r}")
     return int(value) if integer else float(value)
+
+
+def check_integer(value, *, name: str, low: int) -> int:
+    """Validate one integer parameter (a Python or NumPy integer, not a bool) ``>= low``."""
+    if isinstance(value, bool | np.bool_ | np.timedelta64) or not isinstance(
+        value, int | np.integer
+    ):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return int(value)
 
 
 def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
@@ -96,17 +117,16 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     Raises
     ------
     TypeError
-        If the counts are not integer or real floating point (booleans, complex, objects), or
-        are a masked array.
+        If the counts are not integers or real floats of at most 64 bits (booleans, complex,
+        objects, ``timedelta64``, ``datetime64`` and ``longdouble`` are refused), or are a
+        masked array.
     ValueError
         If ``C`` is ragged (rows of different lengths), has fewer than 2 dimensions, is not
         square in its last two axes, has K < 2, or holds negative, NaN or infinite values, or
         integers so large that sums would overflow.
     """
     C = as_array(C, name=name)
-    if C.dtype == np.bool_ or not (
-        np.issubdtype(C.dtype, np.integer) or np.issubdtype(C.dtype, np.floating)
-    ):
+    if not is_real(C):
         raise TypeError(f"{name} must hold integer or real float counts, got dtype {C.dtype}")
     if C.ndim < 2:
         raise ValueError(f"{name} must have at least 2 dimensions (..., K, K), got shape {C.shape}")
@@ -270,15 +290,13 @@ def check_scores(y_true, scores, *, name: str = "scores") -> tuple[np.ndarray, n
         Real, finite scores with one row per sample and ``K >= 2`` columns; floats as
         ``float64``, integers unchanged (their order and ties are exact).
     """
-    y = np.asarray(y_true)
+    y = as_array(y_true, name="y_true")
     if y.ndim != 1:
         raise ValueError(f"y_true must be 1-D, got shape {y.shape}")
     if y.shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is needed")
-    s = np.asarray(scores)
-    if s.dtype == np.bool_ or not (
-        np.issubdtype(s.dtype, np.integer) or np.issubdtype(s.dtype, np.floating)
-    ):
+    s = as_array(scores, name=name)
+    if not is_real(s):
         raise TypeError(f"{name} must hold real numbers, got dtype {s.dtype}")
     if s.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, K), got shape {s.shape}")

@@ -6,7 +6,7 @@ import numpy as np
 
 from ._marginals import Counts, Partial, evaluate
 from ._undefined import warn_undefined
-from ._validation import as_array, check_real
+from ._validation import as_array, check_real, is_real
 from .correlation import exact_mcc, mcc_of
 
 #: ``(a, b, c)`` of ``k(K) = a (1 + b / ln K + c / ln^2 K)``, printed with Eq. (3) of Jurman &
@@ -40,9 +40,7 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     1.130193
     """
     K = as_array(K, name="K")
-    if K.dtype == np.bool_ or not (
-        np.issubdtype(K.dtype, np.integer) or np.issubdtype(K.dtype, np.floating)
-    ):
+    if not is_real(K):
         raise TypeError(f"K must be a real number of classes, got {K!r}")
     bad = ~np.isfinite(K) | (K < 2) if K.dtype.kind == "f" else K < 2
     if np.any(bad):

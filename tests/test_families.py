@@ -76,7 +76,7 @@ def test_parameters_broadcast_and_keep_their_kind():
 @pytest.mark.parametrize(
     ("call", "error", "match"),
     [
-        (lambda: fam.z_a(1, 2), ValueError, "N must be >= 2"),
+        (lambda: fam.z_a(1, 2), ValueError, "N must be at least 2"),
         (lambda: fam.z_a(3.0, 2), TypeError, "N must be an integer"),
         (lambda: fam.z_a(True, 2), TypeError, "N must be an integer"),
         (lambda: fam.z_a(3, [2, 0.5]), ValueError, r"A must be >= 1, got 0.5"),
@@ -88,7 +88,13 @@ def test_parameters_broadcast_and_keep_their_kind():
         (lambda: fam.swapped_pair(3, 0), ValueError, "F must be > 0"),
         (lambda: fam.mcc_b(3, 0, 0), ValueError, "T \\+ F > 0"),
         (lambda: fam.cen_binary(0, 0, 0, 0), ValueError, "at least one sample"),
-        (lambda: fam.cen_constant(1), ValueError, "N must be >= 2"),
+        (lambda: fam.cen_constant(1), ValueError, "N must be at least 2"),
+        (lambda: fam.z_a(np.timedelta64(3), 2), TypeError, "N must be an integer"),
+        (lambda: fam.z_a(3, np.ma.array([2, 3], mask=[0, 1])), TypeError, "A is a masked array"),
+        (lambda: fam.cen_z_a(3, np.ma.array([2.0])), TypeError, "A is a masked array"),
+        (lambda: fam.cen_dice(np.array([3], "m8[s]"), 2), TypeError, "N must be an integer"),
+        (lambda: fam.single_column(np.ma.array([1, 1])), TypeError, "true_counts is a masked"),
+        (lambda: fam.mcc_b(3, np.ma.array([1]), 1), TypeError, "T is a masked array"),
     ],
 )
 def test_bad_parameters_raise_clear_errors(call, error, match):

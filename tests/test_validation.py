@@ -238,6 +238,12 @@ def test_counts_own_what_they_validated():
             "18446744073709551615, too large",
         ),
         (lambda: cenmcc.weighted_accuracy([[1, 2], [3, 4]], ["a", "b"]), TypeError, "real"),
+        (lambda: cenmcc.k_factor(np.ma.array([3, 4], mask=[0, 1])), TypeError, "K is a masked"),
+        (lambda: cenmcc.k_factor(np.array([3], "m8[s]")), TypeError, "real number of classes"),
+        (lambda: cenmcc.tie_groups([1.0], atol=np.timedelta64(1)), TypeError, "atol must be a"),
+        (lambda: cenmcc.weak_compositions(2, True), TypeError, "parts must be an integer"),
+        (lambda: cenmcc.weak_compositions(np.ma.array([2]), 2), TypeError, "totals is a masked"),
+        (lambda: reference.cen(np.ma.array([[1, 2], [3, 4]])), TypeError, "C is a masked"),
         (
             lambda: cenmcc.confusion_matrix([1, 2], [2, 1], sample_weight=["a", "b"]),
             TypeError,
