@@ -32,14 +32,17 @@ def _ratio_score(C, ratio, average, zero_division, what) -> np.ndarray:
     def kernel(m: Counts) -> Partial:
         if average == "micro":
             return Partial(m.correct / m.total)
-        values, undefined = divide(*ratio(m), zero_division)
+        num, den = ratio(m)
+        values, _ = divide(num, den, zero_division)
+        undefined = den == 0
         if average == "macro":
             averaged = np.einsum("...k->...", values) / m.n_classes
-        elif average == "weighted":  # by support t_k
+        elif average == "weighted":  # by support t_k: a class without true samples weighs 0
             averaged = np.einsum("...k,...k->...", values, m.true) / m.total
+            undefined &= m.true > 0
         else:
             averaged = values
-        return Partial(averaged, undefined, values.size)
+        return Partial(averaged, int(np.count_nonzero(undefined)), values.size)
 
     result = evaluate(C, kernel)
     warn_undefined(result.undefined, result.checked, what, zero_division)
@@ -57,7 +60,8 @@ _PARAMETERS = """
         "weighted": mean weighted by the number of true samples of each class.
     zero_division : float, default 0.0
         Value of a class whose ratio is 0/0; counted in one ``UndefinedMetricWarning`` per call.
-        Every class of ``C`` takes part in the averages, including empty ones.
+        Every class of ``C`` takes part in the averages, including empty ones; with
+        ``"weighted"`` a class without true samples has weight 0, and its 0/0 is not counted.
 """
 
 

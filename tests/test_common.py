@@ -1,6 +1,8 @@
 """Generic tests of every catalogued metric (tests/catalogue.py): bad input, no mutation, masked
 arrays, dtypes, invariances, ranges and the undefined-value rule."""
 
+import warnings
+
 import catalogue
 import numpy as np
 import pytest
@@ -276,3 +278,36 @@ def test_shape_range_best_value_and_direction(metric, stack):
         best, worse = quiet(metric, perfect), quiet(metric, wrong)
         assert np.all(best == metric.best)
         assert np.all(best > worse) if metric.greater_is_better else np.all(best < worse)
+
+
+#: Matrices in which every kind of 0/0 occurs: one class only (perfect), one predicted class,
+#: one true class, an empty class.
+UNDEFINED = np.array(
+    [
+        [[5, 0, 0], [0, 0, 0], [0, 0, 0]],
+        [[3, 0, 0], [2, 0, 0], [1, 0, 0]],
+        [[3, 2, 1], [0, 0, 0], [0, 0, 0]],
+        [[3, 0, 1], [0, 0, 0], [2, 0, 4]],
+        [[3, 1, 1], [1, 3, 1], [1, 1, 3]],
+    ]
+)
+
+
+@pytest.mark.parametrize("metric", COUNT_METRICS, ids=ids(COUNT_METRICS))
+def test_undefined_values_get_one_warning_and_the_fill_value(metric):
+    runs = []
+    for fill in (0.0, 0.25):
+        kwargs = {"zero_division": fill} if metric.zero_division else {}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            runs.append(metric.call(UNDEFINED, **kwargs))
+        assert len(caught) <= 1
+        assert all(issubclass(w.category, cenmcc.UndefinedMetricWarning) for w in caught)
+    if metric.zero_division:
+        # The fill value changes exactly the values that a warning counted.
+        changed = runs[0] != runs[1]
+        if caught:
+            assert np.any(changed), metric.id
+        else:
+            assert not np.any(changed), metric.id
+    assert np.all(np.isfinite(runs[0]))
