@@ -51,8 +51,9 @@ class Counts:
     total, correct : ndarray, shape (...)
         Number of samples ``s`` and trace ``c``. A matrix without samples raises ``ValueError``
         when ``total`` is first needed. In the blocks that the metrics see (:meth:`blocks`),
-        each float matrix with huge counts is first scaled down by a power of two
-        (:func:`_scale_down`).
+        each float matrix is first scaled by a power of two (:func:`_rescale`), so that its
+        sums neither overflow nor fall among the subnormal floats; ratios within one class
+        use :attr:`by_true_class`, :attr:`by_predicted_class` and :attr:`by_class`.
 
     Raises
     ------
@@ -119,7 +120,11 @@ class Counts:
         )
 
     def blocks(self) -> Iterator[Counts]:
-        """Consecutive blocks of the flattened stack: ``Counts`` of about BLOCK_CELLS cells each."""
+        """Consecutive blocks of the flattened stack: ``Counts`` of about BLOCK_CELLS cells each.
+
+        In a block, each float matrix is multiplied by the power of two that brings its largest
+        cell to just below ``2**1000 / 2K`` (:func:`_rescale`); ``raw`` keeps the counts as given.
+        """
         K = self.n_classes
         flat = self.C.reshape(-1, K, K)
         size = max(BLOCK_CELLS // (K * K), 1)
@@ -127,7 +132,7 @@ class Counts:
             block = object.__new__(Counts)
             block.C = block.raw = flat[start : start + size]
             if block.C.dtype.kind == "f":
-                block.C = _scale_down(block.C)
+                block.C = _rescale(block.C)
             block.max_count, block.name, block.stack_shape = (
                 self.max_count,
                 self.name,
@@ -142,18 +147,88 @@ class Counts:
         """The matrices of the flattened stack that a block (from :meth:`blocks`) holds."""
         return slice(self.first, self.first + self.C.shape[0])
 
+    @cached_property
+    def by_true_class(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(C_kk, t_k)`` of each class k, for ratios over the true class (the recall).
 
-def _scale_down(C: np.ndarray) -> np.ndarray:
-    """Float matrices ``(n, K, K)``, each with a largest cell above ``2**1000 / 2K`` scaled to it.
+        Float counts are given per class in a unit of its own, the power of two of the largest
+        cell of its row (:func:`_in_class_units`): the ratio of the two is the exact ratio
+        rounded, however far the class's counts are from the other classes'.
+        """
+        if self.C.dtype.kind != "f":
+            return self.diag, self.true
+        rows, _ = _in_class_units(self.raw, self.raw.max(axis=-1), columns=False)
+        return np.einsum("...ii->...i", rows), np.einsum("...ij->...i", rows)
 
-    The scaling multiplies by a power of two, so it is exact, and every metric is invariant to
-    it: sums of cells stay below 2**1000 and finite whatever the counts. Only a cell more than
-    2**2000 times smaller than the largest of its matrix, and so below every float64 already,
-    can become 0.
+    @cached_property
+    def by_predicted_class(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(C_kk, p_k)`` of each class k, for ratios over the predicted class (the
+        precision); float counts in the unit of the largest cell of each column."""
+        if self.C.dtype.kind != "f":
+            return self.diag, self.pred
+        _, columns = _in_class_units(self.raw, self.raw.max(axis=-2), rows=False)
+        return np.einsum("...ii->...i", columns), np.einsum("...ij->...j", columns)
+
+    @cached_property
+    def by_class(self) -> ClassCounts:
+        """The counts seen from each class j, its row and its column, with ``d_j = t_j + p_j``
+        (for the F1 score and ``CEN_j``); float counts in the unit of the largest cell of the
+        row and column of each class."""
+        if self.C.dtype.kind != "f":
+            return ClassCounts(self.C, self.C, self.diag, self.true + self.pred)
+        top = np.maximum(self.raw.max(axis=-1), self.raw.max(axis=-2))
+        rows, columns = _in_class_units(self.raw, top)
+        d = np.einsum("...ij->...i", rows) + np.einsum("...ij->...j", columns)
+        return ClassCounts(rows, columns, np.einsum("...ii->...i", rows), d)
+
+
+class ClassCounts(NamedTuple):
+    """A block's counts seen from each class (:attr:`Counts.by_class`).
+
+    Attributes
+    ----------
+    rows : ndarray, shape (n, K, K)
+        ``C``, each row j in the unit of class j.
+    columns : ndarray, shape (n, K, K)
+        ``C``, each column j in the unit of class j.
+    diag, d : ndarray, shape (n, K)
+        ``C_jj`` and ``d_j = t_j + p_j`` in the unit of class j.
+    """
+
+    rows: np.ndarray
+    columns: np.ndarray
+    diag: np.ndarray
+    d: np.ndarray
+
+
+def _rescale(C: np.ndarray) -> np.ndarray:
+    """Float matrices ``(n, K, K)``, each multiplied by the power of two that brings its largest
+    cell to ``[2**(e - 1), 2**e)`` with ``e = 1000 - bits(2K)``.
+
+    The factor is a power of two, so the scaling is exact (up or down), and every metric of a
+    whole matrix is invariant to it. Sums of cells stay below 2**1000 and finite whatever the
+    counts, and the total is at least ``2**(e - 1)``: products of cells and logarithms are far
+    from the subnormal range, where their rounding would lose relative precision. Only a cell
+    more than about 2**2000 times smaller than the largest of its matrix can lose bits or become
+    0; its share of every whole-matrix value is below 2**-2000.
     """
     _, exponent = np.frexp(C.max(axis=(-2, -1)))
-    shift = np.maximum(exponent - (1000 - (2 * C.shape[-1]).bit_length()), 0)
-    return np.ldexp(C, -shift[:, None, None]) if np.any(shift) else C
+    shift = 1000 - (2 * C.shape[-1]).bit_length() - exponent
+    return np.ldexp(C, shift[:, None, None]) if np.any(shift) else C
+
+
+def _in_class_units(C: np.ndarray, top: np.ndarray, *, rows: bool = True, columns: bool = True):
+    """``C`` with each row k (``rows``) and each column k (``columns``) divided by the power of
+    two of ``top[..., k]``, the largest cell of class k: the class's cells end below 1, so
+    their sums cannot overflow, and its largest cell in [1/2, 1). The scaling is exact except
+    for a cell more than 2**1021 times smaller than its class's largest, which becomes
+    subnormal (or 0) and is rounded by less than 2**-1074, far below the rounding of the sums
+    it enters."""
+    e = np.frexp(top)[1]
+    return (
+        np.ldexp(C, -e[..., :, None]) if rows else None,
+        np.ldexp(C, -e[..., None, :]) if columns else None,
+    )
 
 
 def as_counts(C) -> Counts:

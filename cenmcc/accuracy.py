@@ -71,8 +71,9 @@ def balanced_accuracy(C) -> np.ndarray:
 
 
 def _balanced_accuracy(m: Counts) -> Partial:
-    present = m.true > 0
-    recalls, _ = divide(m.diag, m.true, 0.0)
+    diag, true = m.by_true_class
+    present = true > 0
+    recalls, _ = divide(diag, true, 0.0)
     return Partial(
         np.einsum("...k->...", recalls) / np.count_nonzero(present, axis=-1),
         int(np.count_nonzero(~present)),
@@ -185,8 +186,9 @@ def _per_matrix(w: np.ndarray, m: Counts) -> np.ndarray:
 
 def _weighted_recall_sum(m: Counts, w: np.ndarray, zero_division: float) -> Partial:
     """``sum_k w_k R_k``; a 0/0 recall is filled, and counted only where its weight is non-zero."""
-    recalls, _ = divide(m.diag, m.true, zero_division)
-    relevant = (m.true == 0) & (w > 0)
+    diag, true = m.by_true_class
+    recalls, _ = divide(diag, true, zero_division)
+    relevant = (true == 0) & (w > 0)
     return Partial(
         np.einsum("...k->...", w * recalls), int(np.count_nonzero(relevant)), relevant.size
     )

@@ -65,16 +65,28 @@ _PARAMETERS = """
 """
 
 
+def _precision(m: Counts) -> tuple[np.ndarray, np.ndarray]:
+    return m.by_predicted_class
+
+
+def _recall(m: Counts) -> tuple[np.ndarray, np.ndarray]:
+    return m.by_true_class
+
+
+def _f1(m: Counts) -> tuple[np.ndarray, np.ndarray]:
+    return 2 * m.by_class.diag, m.by_class.d
+
+
 def precision(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return _ratio_score(C, lambda m: (m.diag, m.pred), average, zero_division, "precision")
+    return _ratio_score(C, _precision, average, zero_division, "precision")
 
 
 def recall(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return _ratio_score(C, lambda m: (m.diag, m.true), average, zero_division, "recall")
+    return _ratio_score(C, _recall, average, zero_division, "recall")
 
 
 def f1_score(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return _ratio_score(C, lambda m: (2 * m.diag, m.true + m.pred), average, zero_division, "F1")
+    return _ratio_score(C, _f1, average, zero_division, "F1")
 
 
 precision.__doc__ = f"""Precision: the fraction of samples predicted as class k that are of class k.
@@ -165,8 +177,8 @@ def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
     """
 
     def kernel(m: Counts) -> Partial:
-        prec, n_p = divide(m.diag, m.pred, zero_division)
-        rec, n_r = divide(m.diag, m.true, zero_division)
+        prec, n_p = divide(*_precision(m), zero_division)
+        rec, n_r = divide(*_recall(m), zero_division)
         p, r = prec.mean(axis=-1), rec.mean(axis=-1)
         f1, n_f = divide(2 * p * r, p + r, zero_division)
         return Partial(f1, n_p + n_r + n_f, prec.size + rec.size + f1.size)

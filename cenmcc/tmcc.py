@@ -81,7 +81,7 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     exact with k = 1.
 
     Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    and any finite non-negative float counts (subnormal to the largest float). For all of them the
     result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
     exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
     small integer multiples of one power of two, take a slower exact path in Python integers.

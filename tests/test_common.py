@@ -240,11 +240,20 @@ def test_invariant_under_scaling_and_relabelling(metric, stack):
     rng = np.random.default_rng(5)
     for K, C in stack.items():
         values = quiet(metric, C)
-        for factor in (7, 0.37, 2.0**-40, 2.0**600):
+        for factor in (7, 0.37, 2.0**-1074, 2.0**-40, 2.0**990):
             _close(quiet(metric, C * factor), values)
         perm = rng.permutation(K)
         relabelled = quiet(metric, C[:, perm][:, :, perm])
         _close(relabelled, values[..., perm] if metric.per_class else values)
+
+
+@pytest.mark.parametrize("metric", INVARIANT, ids=ids(INVARIANT))
+def test_scaling_float_counts_by_a_power_of_two_changes_no_bit(metric, stack):
+    for C in stack.values():  # cells below 2**25: exact at every scale below
+        F = C.astype(np.float64)
+        values = quiet(metric, F)
+        for exponent in (-1074, -1050, -600, 600, 990):
+            np.testing.assert_array_equal(quiet(metric, F * 2.0**exponent), values)
 
 
 SYMMETRIC = having(COUNTS, symmetric=True)
