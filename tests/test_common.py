@@ -62,6 +62,9 @@ BAD_SCORES = [
     ((_Y, _S.astype(str)), TypeError, "real numbers"),
     ((np.minimum(_Y, 1), _S), ValueError, "2 distinct labels but .* 3 columns"),
     ((_Y, [*_S[:-1].tolist(), [0.5, 0.5]]), ValueError, "is ragged"),
+    (([None, *_Y[1:]], _S), TypeError, "NoneType"),
+    ((["a", *_Y[1:]], _S), TypeError, r"\['int64', 'str'\]"),
+    (([np.nan, *_Y[1:]], _S), ValueError, "NaN label at index 0"),
 ]
 BAD_PROBABILITIES = [
     ((_Y, _S - 0.2), ValueError, "non-negative"),
@@ -82,6 +85,9 @@ BAD_LABELS = [
     (([None, 1], [1, 1]), TypeError, "NoneType"),
     ((["a", 1], [1, 1]), TypeError, r"\['int', 'str'\]"),
     ((["a", "b"], [1, 1]), TypeError, "same kind"),
+    ((np.array(["a", "b"], dtype=object), np.array([1, 2], dtype=object)), TypeError, "same kind"),
+    (([0.0, np.nan], [0.0, 1.0]), ValueError, "NaN label at index 1"),
+    ((np.array([1 + 1j, 2]), [1, 2]), TypeError, "dtype complex128"),
 ]
 
 
@@ -207,6 +213,26 @@ def test_non_real_dtypes_are_refused(metric, dtype):
     for inputs in _with_dtype(metric, dtype):
         with pytest.raises(TypeError, match=r"float counts|real numbers"):
             metric.call(*inputs)
+
+
+LABELLED = having(LABELS, SCORES, PROBABILITIES)
+
+
+@pytest.mark.parametrize("dtype", [*ACCEPTED, np.float32, np.float64, "U3", object])
+@pytest.mark.parametrize("metric", LABELLED, ids=ids(LABELLED))
+def test_labels_of_any_dtype_give_the_same_values(metric, dtype):
+    inputs = sample(metric.takes)
+    expected = quiet(metric, *inputs)
+    n_labels = 2 if metric.takes == LABELS else 1
+    cast = tuple(x.astype(dtype) for x in inputs[:n_labels]) + inputs[n_labels:]
+    if np.dtype(dtype).kind in "iuf":
+        _same(quiet(metric, *cast), expected)
+    elif isinstance(expected, tuple):  # OneVsRestCurves: its labels are now of that dtype
+        result = quiet(metric, *cast)
+        assert list(map(str, result.labels.tolist())) == list(map(str, expected.labels.tolist()))
+        _same(result[1:], expected[1:])
+    else:  # strings: the same classes in the same order
+        _same(quiet(metric, *cast), expected)
 
 
 # --- properties of the count metrics -------------------------------------------------------------
