@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._labels import encode, read_label_set, read_pair, union
-from ._validation import real_array
+from ._validation import _first_index, real_array
 
 
 def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndarray:
@@ -21,7 +21,8 @@ def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndar
         in ``y_true`` and ``y_pred``. A sample whose label is not in ``labels`` is an error, never
         silently dropped.
     sample_weight : array_like, shape (n_samples,), optional
-        Non-negative, finite weight of each sample; then the counts are float.
+        Non-negative, finite weight of each sample; then the counts are float, and each must
+        stay below the largest float.
 
     Returns
     -------
@@ -38,7 +39,7 @@ def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndar
     ValueError
         Label arrays of different lengths or not 1-D, empty input, NaN labels (NaN equals no
         label, itself included), fewer than 2 classes, duplicate ``labels``, labels outside
-        ``labels``, or invalid weights.
+        ``labels``, invalid weights, or weights whose sum in a cell passes the largest float.
 
     Notes
     -----
@@ -65,8 +66,14 @@ def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndar
         for y, name in zip(pair, ("y_true", "y_pred"), strict=True)
     )
     weights = None if sample_weight is None else _sample_weight(sample_weight, true.shape)
-    counts = np.bincount(true * K + pred, weights=weights, minlength=K * K)
-    return counts.reshape(K, K)
+    counts = np.bincount(true * K + pred, weights=weights, minlength=K * K).reshape(K, K)
+    if weights is not None and not np.all(np.isfinite(counts)):
+        cell = _first_index(~np.isfinite(counts))
+        raise ValueError(
+            f"the sample weights of cell {cell} sum past the largest float "
+            f"({np.finfo(np.float64).max:g}); divide sample_weight by a common factor"
+        )
+    return counts
 
 
 def _sample_weight(sample_weight, shape: tuple) -> np.ndarray:
@@ -74,6 +81,10 @@ def _sample_weight(sample_weight, shape: tuple) -> np.ndarray:
     weights = real_array(sample_weight, name="sample_weight")
     if weights.shape != shape:
         raise ValueError(f"sample_weight must have shape {shape}, got {weights.shape}")
-    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
-        raise ValueError("sample_weight must be finite and non-negative")
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if np.any(bad):
+        i = _first_index(bad)[0]
+        raise ValueError(
+            f"sample_weight must be finite and non-negative, found {weights[i]} at index {i}"
+        )
     return weights

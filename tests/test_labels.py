@@ -95,3 +95,12 @@ def test_score_metrics_match_labels_exactly():
     ):
         cenmcc.log_loss(y, proba, labels=np.array([0.0, 2.0**53]))
     assert cenmcc.log_loss(y, proba, labels=np.array([0, 2**53 + 1], dtype=np.uint64)) > 0
+
+
+def test_weights_summing_past_the_largest_float_are_refused():
+    with pytest.raises(ValueError, match=r"cell \(0, 0\) sum past the largest float"):
+        cenmcc.confusion_matrix([0, 0, 1], [0, 0, 1], sample_weight=[1e308, 1e308, 1.0])
+    with pytest.raises(ValueError, match=r"non-negative, found -1\.0 at index 1"):
+        cenmcc.confusion_matrix([0, 1], [0, 1], sample_weight=[1.0, -1.0])
+    C = cenmcc.confusion_matrix([0, 0, 1], [0, 0, 1], sample_weight=[1e308, 7e307, 1.0])
+    assert np.all(np.isfinite(C))
