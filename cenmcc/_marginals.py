@@ -33,8 +33,9 @@ class Counts:
 
     Parameters
     ----------
-    C : array_like, shape (..., K, K)
-        Rows = true class, columns = predicted class.
+    C : array_like, shape (..., K, K), or Counts
+        Rows = true class, columns = predicted class. A ``Counts`` is validated already: the
+        new one shares its read-only counts (as given, before any scaling of a block).
     name : str
         Name used in error messages.
 
@@ -44,7 +45,7 @@ class Counts:
         A read-only copy of the counts, ``int64`` or ``float64``: changing the array given later
         changes nothing here.
     max_count : int or float
-        The largest count.
+        The largest count (in a block, of the whole stack).
     true, pred, diag : ndarray, shape (..., K)
         Row sums ``t_k`` (samples of true class k), column sums ``p_k`` (samples predicted as
         class k) and diagonal ``C_kk``.
@@ -69,7 +70,10 @@ class Counts:
     """
 
     def __init__(self, C, *, name: str = "C"):
-        self.C, self.max_count = check_counts(C, name=name)
+        if isinstance(C, Counts):
+            self.C, self.max_count = C.raw, C.max_count
+        else:
+            self.C, self.max_count = check_counts(C, name=name)
         self.raw = self.C  # the counts before any scaling (see blocks)
         self.name = name
         self.stack_shape = self.C.shape[:-2]

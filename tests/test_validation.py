@@ -210,6 +210,18 @@ def test_an_empty_matrix_deep_in_a_blocked_stack_is_named_by_its_index(tiny_bloc
         cenmcc.mcc(C)
 
 
+def test_counts_of_counts_share_the_validated_array():
+    C = np.array([[5, 1, 0], [2, 6, 1], [0, 1, 7]])
+    m = cenmcc.Counts(C)
+    again = cenmcc.Counts(m, name="D")
+    assert again.C is m.C
+    assert again.name == "D"
+    assert again.max_count == 7
+    assert cenmcc.mcc(again) == cenmcc.mcc(C)
+    block = next(cenmcc.Counts(C * 1e-320).blocks())  # scaled inside; Counts sees the counts
+    np.testing.assert_array_equal(cenmcc.Counts(block).C, [C * 1e-320])
+
+
 def test_counts_own_what_they_validated():
     """Changing the caller's array after building a Counts changes nothing (issue 13)."""
     C = np.array([[5, 1, 0], [2, 6, 1], [0, 1, 7]])
