@@ -16,6 +16,18 @@ Where both print the same formula there is one function, named for the quantity 
 what is printed, not what is true: some of them are wrong on purpose, and their docstrings say
 so and name the correct one.
 
+Literal transcriptions of printed formulas that do not hold (each docstring's first line says
+so); they are kept, under these names, so that the numbers show where the text is wrong:
+
+- :func:`mcc_z_a_preprint`: the preprint's MCC of ``Z_A`` (a sign error; the journal's
+  :func:`mcc_z_a_journal` holds);
+- :func:`mcc_z_a_limit_preprint`: the preprint's limit of MCC(Z_A), twice the true one
+  (:func:`mcc_z_a_limit_journal`);
+- :func:`cen_dice_limit_preprint`: the preprint's limit of the dice CEN, above 1
+  (:func:`cen_dice_limit_journal`);
+- :func:`eq3_first_line_preprint`: the preprint's first line of Eq. (3), not scale invariant
+  and not its second line (:func:`eq3_first_line_journal`, :func:`cenmcc.tmcc`).
+
 Reading of the journal's extracted formulas: the PDF extraction prints ``~`` for ``=``, ``{`` for
 ``-``, ``z`` for ``+``, ``w`` for ``>``, ``v`` for ``<``, ``§`` for ``≥``, ``??`` for ``→ ∞``,
 ``=`` for ``≠`` (as in ``k=j`` under the sum of Eq. (1)), breaks fractions over lines and writes
@@ -396,7 +408,10 @@ def acc_z_a(N, A) -> np.ndarray:
 
 
 def mcc_z_a_preprint(N, A) -> np.ndarray:
-    """MCC of ``Z_A`` as the preprint prints it: ``-(A - 1) / ((N - 1)(N^2 - 2A - 2))``. Wrong.
+    """Literal transcription of a printed formula that does not hold: the preprint's MCC(Z_A).
+
+    ``-(A - 1) / ((N - 1)(N^2 - 2A - 2))``, as printed; the MCC of ``Z_A`` is
+    :func:`mcc_z_a_journal`.
 
     Parameters
     ----------
@@ -464,7 +479,9 @@ def mcc_z_a_journal(N, A) -> np.ndarray:
 
 
 def mcc_z_a_limit_preprint(N) -> np.ndarray:
-    """The preprint's limit of MCC(Z_A) for ``A -> ∞``: ``-1/(N - 1)``. Wrong.
+    """Literal transcription of a printed formula that does not hold: preprint's MCC(Z_A) limit.
+
+    The preprint's limit of MCC(Z_A) for ``A -> ∞``, ``-1/(N - 1)``.
 
     Parameters
     ----------
@@ -603,7 +620,9 @@ def cen_dice(N, A) -> np.ndarray:
 
 
 def cen_dice_limit_preprint(N) -> np.ndarray:
-    """The preprint's limit of the dice CEN for ``A -> ∞``, read literally. Wrong.
+    """Literal transcription of a printed formula that does not hold: preprint's dice CEN limit.
+
+    The preprint's limit of the dice CEN for ``A -> ∞``, read literally.
 
     Parameters
     ----------
@@ -834,7 +853,10 @@ def _eq3_first_line(C, denominator: str, zero_division: float) -> np.ndarray:
 
 
 def eq3_first_line_preprint(C, *, zero_division: float = 0.0) -> np.ndarray:
-    """First line of Eq. (3) as the preprint prints it, without ``1/k``. Not the second line.
+    """Literal transcription of a printed formula that does not hold: preprint's Eq. (3), line 1.
+
+    The first line of Eq. (3) as the preprint prints it, without ``1/k``; it is not the second
+    line.
 
     Parameters
     ----------

@@ -6,6 +6,7 @@ smallest counterexample (so a regression in the metrics cannot make them pass un
 their corrections to hold. Exact values come from rational arithmetic done here by hand.
 """
 
+import re
 from fractions import Fraction
 from math import e, log
 
@@ -299,3 +300,23 @@ def test_binary_symmetric_maximum_is_not_at_t0():
     above = (T > 0) & (T < F)
     assert np.all(cen[above] > 1)
     assert np.all(cen[~above] <= 1 + 1e-14)
+
+
+def test_transcriptions_of_wrong_formulas_are_marked_and_listed():
+    """Every function whose first docstring line says it transcribes a formula that does not
+    hold is listed in the module docstring, and every listed one says so."""
+    mark = "Literal transcription of a printed formula that does not hold:"
+    marked = {
+        name for name, f in vars(fam).items() if callable(f) and (f.__doc__ or "").startswith(mark)
+    }
+    listed = set(re.findall(r"^- :func:`(\w+)`", fam.__doc__, flags=re.MULTILINE))
+    assert (
+        marked
+        == listed
+        == {
+            "mcc_z_a_preprint",
+            "mcc_z_a_limit_preprint",
+            "cen_dice_limit_preprint",
+            "eq3_first_line_preprint",
+        }
+    )
