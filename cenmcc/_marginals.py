@@ -5,21 +5,23 @@ counts (plus, for CEN, a function of each cell). :class:`Counts` validates the i
 computes each of these on first use; sums are taken in the dtype of the validated counts, so
 they are exact for integer input.
 
-A metric is evaluated by :func:`evaluate`, block by block: the stack is cut into blocks of about
-:data:`BLOCK_CELLS` cells, small enough that the per-class temporaries of a block stay in the
-CPU cache. Every metric accepts a :class:`Counts` in place of an array, so several metrics of
-one stack share its validation.
+A metric is a :class:`Kernel`, a function of one block, evaluated by :func:`evaluate` (several
+kernels at once) or :func:`run`: the stack is cut into blocks of about :data:`BLOCK_CELLS`
+cells, small enough that the per-class temporaries of a block stay in the CPU cache. Every
+metric accepts a :class:`Counts` in place of an array, so several metrics of one stack share its
+validation; :func:`cenmcc.measures` also shares each block's marginals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
 from ._exact import ExactSums
+from ._undefined import warn_undefined
 from ._validation import check_counts, check_nonempty
 
 #: Cells per block (2 MiB of int64): the temporaries of a block fit in a typical L2/L3 cache.
@@ -248,18 +250,53 @@ class Partial(NamedTuple):
     checked: int = 0
 
 
-def evaluate(C, kernel: Callable[[Counts], Partial]) -> Partial:
-    """Apply ``kernel`` to every block of the validated stack ``C`` and join the results.
+class Kernel(NamedTuple):
+    """A count metric as a function of one block (:meth:`Counts.blocks`), and how it warns.
 
-    Returns the values with shape ``stack_shape + kernel's trailing shape`` (a NumPy scalar for a
-    single matrix and a scalar metric) and the summed counts of undefined values.
+    Attributes
+    ----------
+    compute : callable
+        ``compute(block)`` returns the :class:`Partial` of a block ``Counts``: its values, one
+        (or one row) per matrix, and its 0/0 count.
+    what : str
+        What is undefined, as the ``UndefinedMetricWarning`` names it ("MCC").
+    fill : float or str
+        The value that replaces a 0/0, as the warning names it.
+    """
+
+    compute: Callable[[Counts], Partial]
+    what: str = ""
+    fill: float | str = 0.0
+
+
+def evaluate(C, kernels: Sequence[Kernel]) -> list[Partial]:
+    """Apply each kernel to every block of the validated stack ``C`` and join the results.
+
+    The blocks are cut once, and every kernel sees the same block object, so that the
+    marginals it caches are computed once for all of them. Each result has the values with
+    shape ``stack_shape + kernel's trailing shape`` (a NumPy scalar for a single matrix and a
+    scalar metric) and the summed counts of undefined values.
     """
     m = as_counts(C)
-    parts = [kernel(block) for block in m.blocks()]
+    parts = [[] for _ in kernels]
+    for block in m.blocks():
+        for kernel, part in zip(kernels, parts, strict=True):
+            part.append(kernel.compute(block))
+    return [_join(part, m.stack_shape) for part in parts]
+
+
+def _join(parts: list[Partial], stack_shape: tuple) -> Partial:
     values = np.concatenate([p.values for p in parts])
-    values = values.reshape(m.stack_shape + values.shape[1:])
+    values = values.reshape(stack_shape + values.shape[1:])
     return Partial(
         values[()] if values.ndim == 0 else values,
         sum(p.undefined for p in parts),
         sum(p.checked for p in parts),
     )
+
+
+def run(C, kernel: Kernel) -> np.ndarray:
+    """The values of one kernel on ``C``, with one ``UndefinedMetricWarning`` for its 0/0s."""
+    (result,) = evaluate(C, [kernel])
+    warn_undefined(result.undefined, result.checked, kernel.what, kernel.fill)
+    return result.values

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Partial, as_counts, evaluate
-from ._undefined import divide, warn_undefined
+from ._marginals import Counts, Kernel, Partial, as_counts, run
+from ._undefined import divide
 from ._validation import check_weights
+
+#: The accuracy ``c / s`` of each matrix of a block; never undefined.
+ACCURACY = Kernel(lambda m: Partial(m.correct / m.total))
 
 
 def accuracy(C) -> np.ndarray:
@@ -34,7 +37,7 @@ def accuracy(C) -> np.ndarray:
     >>> round(float(accuracy(C)), 4)
     0.7115
     """
-    return evaluate(C, lambda m: Partial(m.correct / m.total)).values
+    return run(C, ACCURACY)
 
 
 def balanced_accuracy(C) -> np.ndarray:
@@ -63,11 +66,7 @@ def balanced_accuracy(C) -> np.ndarray:
     >>> round(float(balanced_accuracy(C)), 3)
     0.615
     """
-    result = evaluate(C, _balanced_accuracy)
-    warn_undefined(
-        result.undefined, result.checked, "recall of a class without true samples", "excluded"
-    )
-    return result.values
+    return run(C, BALANCED_ACCURACY)
 
 
 def _balanced_accuracy(m: Counts) -> Partial:
@@ -79,6 +78,12 @@ def _balanced_accuracy(m: Counts) -> Partial:
         int(np.count_nonzero(~present)),
         present.size,
     )
+
+
+#: The balanced accuracy; a class without true samples is left out of the mean, and counted.
+BALANCED_ACCURACY = Kernel(
+    _balanced_accuracy, "recall of a class without true samples", fill="excluded"
+)
 
 
 def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
@@ -115,9 +120,8 @@ def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
     """
     m = as_counts(C)
     w = _per_matrix(check_weights(weights, m.n_classes, sum_to_one=True), m)
-    result = evaluate(m, lambda b: _weighted_recall_sum(b, w[b.span], zero_division))
-    warn_undefined(result.undefined, result.checked, "recall", zero_division)
-    return result.values
+    kernel = Kernel(lambda b: _weighted_recall_sum(b, w[b.span], zero_division), "recall")
+    return run(m, kernel._replace(fill=zero_division))
 
 
 def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -> np.ndarray:
@@ -160,17 +164,22 @@ def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -
     0.7115
     """
     m = as_counts(C)
+    w = None
     if weights is not None:
         w = _per_matrix(check_weights(weights, m.n_classes, sum_to_one=False), m)
+    return run(m, balanced_accuracy_weighted_kernel(zero_division, w))
 
-    def kernel(block: Counts) -> Partial:
-        wb = block.true / block.total[..., None] if weights is None else w[block.span]
+
+def balanced_accuracy_weighted_kernel(zero_division: float, w: np.ndarray | None = None) -> Kernel:
+    """:func:`balanced_accuracy_weighted` with the class weights ``w`` of each matrix of the
+    flattened stack (checked), or the class frequencies ``t_k / s`` when ``w`` is None."""
+
+    def compute(block: Counts) -> Partial:
+        wb = block.true / block.total[..., None] if w is None else w[block.span]
         part = _weighted_recall_sum(block, wb, zero_division)
         return part._replace(values=part.values / np.einsum("...k->...", wb))
 
-    result = evaluate(m, kernel)
-    warn_undefined(result.undefined, result.checked, "recall", zero_division)
-    return result.values
+    return Kernel(compute, "recall", zero_division)
 
 
 def _per_matrix(w: np.ndarray, m: Counts) -> np.ndarray:

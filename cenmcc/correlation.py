@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from ._marginals import Counts, Partial, evaluate
-from ._undefined import divide, warn_undefined
+from ._marginals import Counts, Kernel, Partial, run
+from ._undefined import divide
 
 
 def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
@@ -79,9 +79,12 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> mcc([[[1, 0], [0, 1]], [[0, 1], [1, 0]]]).tolist()  # a stack of two matrices
     [1.0, -1.0]
     """
-    result = evaluate(C, lambda m: Partial(*mcc_of(m, zero_division), m.total.size))
-    warn_undefined(result.undefined, result.checked, "MCC", zero_division)
-    return result.values
+    return run(C, mcc_kernel(zero_division))
+
+
+def mcc_kernel(zero_division: float) -> Kernel:
+    """:func:`mcc` of a block, 0/0 filled with ``zero_division``."""
+    return Kernel(lambda m: Partial(*mcc_of(m, zero_division), m.total.size), "MCC", zero_division)
 
 
 def expected_accuracy(C) -> np.ndarray:
@@ -112,7 +115,7 @@ def expected_accuracy(C) -> np.ndarray:
     >>> round(float(expected_accuracy([[45, 15], [25, 15]])), 2)  # Grandini et al., Fig. 11
     0.54
     """
-    return evaluate(C, _expected_accuracy).values
+    return run(C, EXPECTED_ACCURACY)
 
 
 def _expected_accuracy(m: Counts) -> Partial:
@@ -121,6 +124,9 @@ def _expected_accuracy(m: Counts) -> Partial:
     with np.errstate(all="ignore"):  # the slow rows are replaced
         values = chance / square
     return Partial(m.exact.override(values, lambda t: t["chance"] / t["square"]))
+
+
+EXPECTED_ACCURACY = Kernel(_expected_accuracy)
 
 
 def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -156,8 +162,13 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(cohen_kappa([[25, 35], [5, 35]])), 3)  # Grandini et al., Fig. 12 right
     0.259
     """
+    return run(C, cohen_kappa_kernel(zero_division))
 
-    def kernel(m: Counts) -> Partial:
+
+def cohen_kappa_kernel(zero_division: float) -> Kernel:
+    """:func:`cohen_kappa` of a block, 0/0 filled with ``zero_division``."""
+
+    def compute(m: Counts) -> Partial:
         numerator, _ = m.exact.term("numerator")
         den, undefined = m.exact.term("kappa_den")
         with np.errstate(all="ignore"):  # the slow rows are replaced
@@ -167,6 +178,4 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
         )
         return Partial(values, n_undefined, m.total.size)
 
-    result = evaluate(C, kernel)
-    warn_undefined(result.undefined, result.checked, "Cohen's kappa", zero_division)
-    return result.values
+    return Kernel(compute, "Cohen's kappa", zero_division)

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Partial, evaluate
-from ._undefined import divide, warn_undefined
+from ._marginals import Counts, Kernel, Partial, run
+from ._undefined import divide
 
 
 def _off_diagonal(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -78,6 +78,10 @@ def cen_of(m: Counts) -> np.ndarray:
     return cells / (2.0 * m.total * np.log(2.0 * (m.n_classes - 1)))
 
 
+#: CEN of each matrix of a block; never undefined.
+CEN = Kernel(lambda m: Partial(cen_of(m)))
+
+
 def cen(C) -> np.ndarray:
     """Confusion Entropy of Wei et al. (2010): the weighted misclassification entropy.
 
@@ -114,7 +118,7 @@ def cen(C) -> np.ndarray:
     >>> cen([[[5, 0], [0, 5]], [[1, 1], [1, 1]]]).round(4).tolist()
     [0.0, 1.0]
     """
-    return evaluate(C, lambda m: Partial(cen_of(m))).values
+    return run(C, CEN)
 
 
 def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
@@ -145,7 +149,13 @@ def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
     [0.2322, 0.2005, 0.0]
     """
 
-    def kernel(m: Counts) -> Partial:
+    return run(C, cen_per_class_kernel(zero_division))
+
+
+def cen_per_class_kernel(zero_division: float) -> Kernel:
+    """:func:`cen_per_class` of a block, 0/0 filled with ``zero_division``."""
+
+    def compute(m: Counts) -> Partial:
         # Each class's row and column in the unit of that class (for float counts): CEN_j is a
         # function of them alone, exact however far they are from the other classes' counts.
         seen = m.by_class
@@ -159,8 +169,4 @@ def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
         values, undefined = divide(numerator, d * np.log(2.0 * (m.n_classes - 1)), zero_division)
         return Partial(values, undefined, values.size)
 
-    result = evaluate(C, kernel)
-    warn_undefined(
-        result.undefined, result.checked, "CEN_j of a class with no samples", zero_division
-    )
-    return result.values
+    return Kernel(compute, "CEN_j of a class with no samples", zero_division)

@@ -14,22 +14,39 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Partial, evaluate
-from ._undefined import divide, warn_undefined
+from ._marginals import Counts, Kernel, Partial, run
+from ._undefined import divide
 
 AVERAGES = (None, "micro", "macro", "weighted")
 
 
-def _ratio_score(C, ratio, average, zero_division, what) -> np.ndarray:
-    """Per-class ``num/den`` from ``ratio(m)``, averaged as asked; one warning for the 0/0 ones.
+def _precision(m: Counts) -> tuple[np.ndarray, np.ndarray]:
+    return m.by_predicted_class
+
+
+def _recall(m: Counts) -> tuple[np.ndarray, np.ndarray]:
+    return m.by_true_class
+
+
+def _f1(m: Counts) -> tuple[np.ndarray, np.ndarray]:
+    return 2 * m.by_class.diag, m.by_class.d
+
+
+#: The per-class ratio ``(numerator, denominator)`` of each score, by the name its warning uses.
+_RATIOS = {"precision": _precision, "recall": _recall, "F1": _f1}
+
+
+def ratio_kernel(what: str, average, zero_division: float) -> Kernel:
+    """Per-class precision, recall or F1 (``what``), averaged as asked; 0/0 filled and counted.
 
     Micro-averaging pools the counts: sum_k C_kk over sum_k p_k (or t_k, or both), which is the
     accuracy for single-label data.
     """
     if average not in AVERAGES:
         raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
+    ratio = _RATIOS[what]
 
-    def kernel(m: Counts) -> Partial:
+    def compute(m: Counts) -> Partial:
         if average == "micro":
             return Partial(m.correct / m.total)
         num, den = ratio(m)
@@ -44,9 +61,7 @@ def _ratio_score(C, ratio, average, zero_division, what) -> np.ndarray:
             averaged = values
         return Partial(averaged, int(np.count_nonzero(undefined)), values.size)
 
-    result = evaluate(C, kernel)
-    warn_undefined(result.undefined, result.checked, what, zero_division)
-    return result.values
+    return Kernel(compute, what, zero_division)
 
 
 _PARAMETERS = """
@@ -65,28 +80,16 @@ _PARAMETERS = """
 """
 
 
-def _precision(m: Counts) -> tuple[np.ndarray, np.ndarray]:
-    return m.by_predicted_class
-
-
-def _recall(m: Counts) -> tuple[np.ndarray, np.ndarray]:
-    return m.by_true_class
-
-
-def _f1(m: Counts) -> tuple[np.ndarray, np.ndarray]:
-    return 2 * m.by_class.diag, m.by_class.d
-
-
 def precision(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return _ratio_score(C, _precision, average, zero_division, "precision")
+    return run(C, ratio_kernel("precision", average, zero_division))
 
 
 def recall(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return _ratio_score(C, _recall, average, zero_division, "recall")
+    return run(C, ratio_kernel("recall", average, zero_division))
 
 
 def f1_score(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return _ratio_score(C, _f1, average, zero_division, "F1")
+    return run(C, ratio_kernel("F1", average, zero_division))
 
 
 precision.__doc__ = f"""Precision: the fraction of samples predicted as class k that are of class k.
@@ -175,14 +178,17 @@ def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(f1_of_macro_averages(C)), 4)
     0.8005
     """
+    return run(C, f1_of_macro_averages_kernel(zero_division))
 
-    def kernel(m: Counts) -> Partial:
+
+def f1_of_macro_averages_kernel(zero_division: float) -> Kernel:
+    """:func:`f1_of_macro_averages` of a block, every 0/0 filled with ``zero_division``."""
+
+    def compute(m: Counts) -> Partial:
         prec, n_p = divide(*_precision(m), zero_division)
         rec, n_r = divide(*_recall(m), zero_division)
         p, r = prec.mean(axis=-1), rec.mean(axis=-1)
         f1, n_f = divide(2 * p * r, p + r, zero_division)
         return Partial(f1, n_p + n_r + n_f, prec.size + rec.size + f1.size)
 
-    result = evaluate(C, kernel)
-    warn_undefined(result.undefined, result.checked, "precision/recall/F1", zero_division)
-    return result.values
+    return Kernel(compute, "precision/recall/F1", zero_division)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Partial, evaluate
-from ._undefined import warn_undefined
+from ._marginals import Counts, Kernel, Partial, run
 from ._validation import as_array, check_real, is_real
 from .correlation import exact_mcc, mcc_of
 
@@ -93,9 +92,12 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> bool(abs(tmcc(C) - cen(C)) < 1e-12)
     True
     """
-    result = evaluate(C, lambda m: _tmcc(m, zero_division))
-    warn_undefined(result.undefined, result.checked, "MCC", zero_division)
-    return result.values
+    return run(C, tmcc_kernel(zero_division))
+
+
+def tmcc_kernel(zero_division: float) -> Kernel:
+    """:func:`tmcc` of a block, a 0/0 MCC filled with ``zero_division``."""
+    return Kernel(lambda m: _tmcc(m, zero_division), "MCC", zero_division)
 
 
 def _tmcc(m: Counts, zero_division: float) -> Partial:
