@@ -4,6 +4,9 @@ Every metric takes counts ``C`` of shape ``(..., K, K)`` (rows = true class, col
 class, integer or weighted counts) and returns shape ``(...)``, or ``(..., K)`` for per-class
 values; one matrix and a stack of millions go through the same vectorized code.
 
+:data:`MEASURES` names every scalar measure of counts (a :class:`Measure` with its direction,
+label, best value and range), and :func:`measures` computes several of one stack at once.
+
 Undefined values follow one rule: where a metric is 0/0 it returns a documented fill value (the
 ``zero_division`` argument where there is one) and the call emits a single
 :class:`UndefinedMetricWarning` with the number of filled values. Bad input raises ``ValueError``
@@ -36,6 +39,7 @@ from .families import (
     z_a,
 )
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .registry import MEASURES, Measure, measures
 from .scores import (
     HandTillAUC,
     OneVsRestCurves,
@@ -51,8 +55,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "K_PAPER",
+    "MEASURES",
     "Counts",
     "HandTillAUC",
+    "Measure",
     "OneVsRestCurves",
     "PairCounts",
     "PrecisionRecallCurve",
@@ -81,6 +87,7 @@ __all__ = [
     "matrices_with_row_sums",
     "matrices_with_total",
     "mcc",
+    "measures",
     "one_vs_rest_pr_curves",
     "pair_counts",
     "precision",

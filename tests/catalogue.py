@@ -212,6 +212,15 @@ CATALOGUE: list[Metric] = [
         )
         for name in ("mcc", "cen", "accuracy")
     ),
+    # measures gives the values of MEASURES' functions (tests/test_registry.py checks them bit
+    # for bit against those functions); here through one measure.
+    _count_metric(
+        "measures[mcc]",
+        lambda C: cenmcc.measures(C, "mcc")["mcc"],
+        symmetric=True,
+        bounds=(-1.0, 1.0),
+        exact=exact.mcc,
+    ),
     Metric("confusion_matrix", cenmcc.confusion_matrix, LABELS),
     Metric("hand_till_auc", cenmcc.hand_till_auc, SCORES),
     Metric("one_vs_rest_pr_curves", cenmcc.one_vs_rest_pr_curves, SCORES),
@@ -238,8 +247,9 @@ EXCLUDED = {
     "matrices_with_row_sums",
     "matrices_with_total",
     "weak_compositions",
-    # Classes: validated counts, result containers and the warning.
+    # Classes: validated counts, result containers, the warning, a named measure.
     "Counts",
+    "Measure",
     "HandTillAUC",
     "OneVsRestCurves",
     "PairCounts",
@@ -249,6 +259,9 @@ EXCLUDED = {
     # not a measure of data (tests/test_validation.py checks its parameters).
     "K_PAPER",
     "k_factor",
+    # The named measures: catalogued through their functions (tests/test_registry.py checks
+    # each against its function).
+    "MEASURES",
 }
 
 BY_ID = {metric.id: metric for metric in CATALOGUE}
