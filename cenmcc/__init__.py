@@ -4,6 +4,8 @@ Every metric takes counts ``C`` of shape ``(..., K, K)`` (rows = true class, col
 class, integer or weighted counts) and returns shape ``(...)``, or ``(..., K)`` for per-class
 values; one matrix and a stack of millions go through the same vectorized code.
 
+Label vectors, as scikit-learn's metrics take them, go through :func:`confusion_matrix`, or
+:func:`from_labels` for named measures: ``cenmcc.from_labels(y_true, y_pred, "mcc")``.
 :data:`MEASURES` names every scalar measure of counts (a :class:`Measure` with its direction,
 label, best value and range), and :func:`measures` computes several of one stack at once.
 
@@ -39,7 +41,7 @@ from .families import (
     z_a,
 )
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
-from .registry import MEASURES, Measure, measures
+from .registry import MEASURES, Measure, from_labels, measures
 from .scores import (
     HandTillAUC,
     OneVsRestCurves,
@@ -81,6 +83,7 @@ __all__ = [
     "f1_of_macro_averages",
     "f1_score",
     "families",
+    "from_labels",
     "hand_till_auc",
     "k_factor",
     "log_loss",

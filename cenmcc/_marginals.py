@@ -14,6 +14,8 @@ validation; :func:`cenmcc.measures` also shares each block's marginals.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import NamedTuple
@@ -300,3 +302,58 @@ def run(C, kernel: Kernel) -> np.ndarray:
     (result,) = evaluate(C, [kernel])
     warn_undefined(result.undefined, result.checked, kernel.what, kernel.fill)
     return result.values
+
+
+def takes_counts(function: Callable) -> Callable:
+    """Decorate a metric of counts ``C`` so that label vectors get pointed to the label path.
+
+    ``mcc(y_true, y_pred)`` would raise Python's "takes 1 positional argument but 2 were
+    given", and ``precision(y_true, y_pred)`` would take ``y_pred`` for ``average``: two 1-D
+    arrays (where the second argument is not class ``weights``), or more positional arguments
+    than the metric takes, raise a ``TypeError``, and a 1-D ``C`` a ``ValueError``, that name
+    :func:`cenmcc.from_labels` and :func:`cenmcc.confusion_matrix`. The signature and
+    docstring stay the metric's (``functools.wraps``).
+    """
+    name = function.__name__
+    positional = [
+        p.name
+        for p in inspect.signature(function).parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    # Two 1-D arrays are two label vectors, unless the second is a metric's class weights.
+    second_is_array = positional[1:2] == ["weights"]
+
+    @functools.wraps(function)
+    def metric(*args, **kwargs):
+        labels = len(args) > 1 and not second_is_array and all(map(_is_1d, args[:2]))
+        if len(args) > len(positional) or labels:
+            raise TypeError(f"{name} takes confusion-matrix counts C, not labels; {_hint(name)}")
+        if args and _is_1d(args[0]):
+            raise ValueError(
+                f"C must have at least 2 dimensions (..., K, K), got shape ({len(args[0])},); "
+                f"{_hint(name)}"
+            )
+        return function(*args, **kwargs)
+
+    return metric
+
+
+def _is_1d(x) -> bool:
+    """Whether ``x`` is a 1-D array, or a list or tuple whose first element is a scalar."""
+    if isinstance(x, Counts):
+        return False
+    if hasattr(x, "ndim"):
+        return x.ndim == 1
+    return isinstance(x, list | tuple) and len(x) > 0 and np.ndim(x[0]) == 0
+
+
+def _hint(name: str) -> str:
+    """Where labels go for the metric ``name``."""
+    from .registry import MEASURES  # only on this error path: registry imports the metrics
+
+    matrix = f"cenmcc.{name}(cenmcc.confusion_matrix(y_true, y_pred))"
+    if name == "measures":
+        return f"for labels use cenmcc.from_labels(y_true, y_pred, names) or {matrix}"
+    if name in MEASURES:
+        return f"for labels use cenmcc.from_labels(y_true, y_pred, {name!r}) or {matrix}"
+    return f"for labels use {matrix}, or cenmcc.from_labels for the measures of cenmcc.MEASURES"

@@ -129,7 +129,10 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     if not is_real(C):
         raise TypeError(f"{name} must hold integer or real float counts, got dtype {C.dtype}")
     if C.ndim < 2:
-        raise ValueError(f"{name} must have at least 2 dimensions (..., K, K), got shape {C.shape}")
+        raise ValueError(
+            f"{name} must have at least 2 dimensions (..., K, K), got shape {C.shape}; for label "
+            "vectors use cenmcc.confusion_matrix(y_true, y_pred) or cenmcc.from_labels"
+        )
     if C.shape[-1] != C.shape[-2]:
         raise ValueError(f"{name} must be square in its last two axes, got shape {C.shape}")
     K = C.shape[-1]

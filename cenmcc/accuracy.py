@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, as_counts, run
+from ._marginals import Counts, Kernel, Partial, as_counts, run, takes_counts
 from ._undefined import divide
 from ._validation import check_weights
 
@@ -12,6 +12,7 @@ from ._validation import check_weights
 ACCURACY = Kernel(lambda m: Partial(m.correct / m.total))
 
 
+@takes_counts
 def accuracy(C) -> np.ndarray:
     """Accuracy: the fraction of correctly classified samples.
 
@@ -40,6 +41,7 @@ def accuracy(C) -> np.ndarray:
     return run(C, ACCURACY)
 
 
+@takes_counts
 def balanced_accuracy(C) -> np.ndarray:
     """Balanced accuracy: the mean recall over the true classes.
 
@@ -86,6 +88,7 @@ BALANCED_ACCURACY = Kernel(
 )
 
 
+@takes_counts
 def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
     """Weighted accuracy: per-class recalls averaged with class weights that sum to 1.
 
@@ -124,6 +127,7 @@ def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
     return run(m, kernel._replace(fill=zero_division))
 
 
+@takes_counts
 def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -> np.ndarray:
     """Balanced accuracy weighted (Grandini et al. 2020, Sec. 3.1): the weighted mean of recalls.
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, run
+from ._marginals import Counts, Kernel, Partial, run, takes_counts
 from ._undefined import divide
 
 
@@ -39,6 +39,7 @@ def exact_mcc(terms: dict) -> float | None:
     return None if den == 0 else math.sqrt(num * num / den) * (1.0 if num >= 0 else -1.0)
 
 
+@takes_counts
 def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Matthews correlation coefficient for K classes (Gorodkin's R_K).
 
@@ -87,6 +88,7 @@ def mcc_kernel(zero_division: float) -> Kernel:
     return Kernel(lambda m: Partial(*mcc_of(m, zero_division), m.total.size), "MCC", zero_division)
 
 
+@takes_counts
 def expected_accuracy(C) -> np.ndarray:
     """Expected accuracy ``P_e``: the accuracy of a classifier that is independent of the truth.
 
@@ -129,6 +131,7 @@ def _expected_accuracy(m: Counts) -> Partial:
 EXPECTED_ACCURACY = Kernel(_expected_accuracy)
 
 
+@takes_counts
 def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Cohen's kappa for K classes: accuracy corrected for chance agreement.
 

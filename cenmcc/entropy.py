@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, run
+from ._marginals import Counts, Kernel, Partial, run, takes_counts
 from ._undefined import divide
 
 
@@ -82,6 +82,7 @@ def cen_of(m: Counts) -> np.ndarray:
 CEN = Kernel(lambda m: Partial(cen_of(m)))
 
 
+@takes_counts
 def cen(C) -> np.ndarray:
     """Confusion Entropy of Wei et al. (2010): the weighted misclassification entropy.
 
@@ -121,6 +122,7 @@ def cen(C) -> np.ndarray:
     return run(C, CEN)
 
 
+@takes_counts
 def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Per-class confusion entropies ``CEN_j`` (lower is better, 0 is best).
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, run
+from ._marginals import Counts, Kernel, Partial, run, takes_counts
 from ._undefined import divide
 
 AVERAGES = (None, "micro", "macro", "weighted")
@@ -80,14 +80,17 @@ _PARAMETERS = """
 """
 
 
+@takes_counts
 def precision(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
     return run(C, ratio_kernel("precision", average, zero_division))
 
 
+@takes_counts
 def recall(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
     return run(C, ratio_kernel("recall", average, zero_division))
 
 
+@takes_counts
 def f1_score(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
     return run(C, ratio_kernel("F1", average, zero_division))
 
@@ -150,6 +153,7 @@ f1_score.__doc__ = f"""F1 score: the harmonic mean of precision and recall of ea
     """
 
 
+@takes_counts
 def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Harmonic mean of macro-precision and macro-recall ("macro F1" of the white paper).
 

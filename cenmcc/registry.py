@@ -5,7 +5,8 @@ display label, its best value and range. :func:`measures` computes several of th
 of confusion matrices, validating it once and cutting it into blocks once; every measure sees
 the same block objects, so marginals cached by one are reused by the others. With
 ``count_undefined=True`` it returns the number of 0/0 values of each measure instead of
-warning, for workers that must not print.
+warning, for workers that must not print. :func:`from_labels` is the path from label vectors,
+as scikit-learn's metrics take them.
 
 Examples
 --------
@@ -17,6 +18,8 @@ Examples
 >>> m = cenmcc.MEASURES["cen"]
 >>> m.label, m.greater_is_better, m.best
 ('CEN', False, 0.0)
+>>> round(float(cenmcc.from_labels([0, 1, 1, 2], [0, 1, 2, 2], "accuracy")), 2)
+0.75
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
-from ._marginals import Kernel, as_counts, evaluate
+from ._marginals import Kernel, as_counts, evaluate, takes_counts
 from ._undefined import warn_undefined
 from .accuracy import (
     ACCURACY,
@@ -40,6 +43,7 @@ from .accuracy import (
     balanced_accuracy_weighted,
     balanced_accuracy_weighted_kernel,
 )
+from .confusion import confusion_matrix
 from .correlation import cohen_kappa, cohen_kappa_kernel, mcc, mcc_kernel
 from .entropy import CEN, cen
 from .exceptions import UndefinedMetricWarning
@@ -213,6 +217,7 @@ MEASURES: Mapping[str, Measure] = types.MappingProxyType(
 )
 
 
+@takes_counts
 def measures(C, names=None, *, count_undefined: bool = False):
     """Several measures of one stack of confusion matrices, validated and cut into blocks once.
 
@@ -279,6 +284,46 @@ def measures(C, names=None, *, count_undefined: bool = False):
             )
         values[measure.name], undefined[measure.name] = result.values, result.undefined
     return (values, undefined) if count_undefined else values
+
+
+def from_labels(y_true, y_pred, names=None, *, labels=None, sample_weight=None):
+    """Measures of true and predicted labels: :func:`cenmcc.confusion_matrix`, then
+    :func:`measures`.
+
+    The path from scikit-learn's ``metric(y_true, y_pred)``: every count metric of cenmcc
+    takes confusion-matrix counts ``C`` instead.
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like, shape (n_samples,)
+        True and predicted labels (see :func:`cenmcc.confusion_matrix`).
+    names : str, Measure, or iterable of them, optional
+        One measure (then its value is returned) or several (then a dict); default all of
+        :data:`MEASURES`.
+    labels : array_like, shape (K,), optional
+        The classes; default the sorted union of the labels.
+    sample_weight : array_like, shape (n_samples,), optional
+        Non-negative weight of each sample.
+
+    Returns
+    -------
+    numpy.float64 or dict of str to numpy.float64
+        The value of one measure, or the values by name.
+
+    Examples
+    --------
+    >>> y_true = ["cat", "dog", "dog", "bird", "cat"]
+    >>> y_pred = ["cat", "dog", "cat", "bird", "cat"]
+    >>> round(float(from_labels(y_true, y_pred, "mcc")), 4)  # sklearn's matthews_corrcoef
+    0.735
+    >>> values = from_labels(y_true, y_pred, ["cen", "f1_macro"])
+    >>> {name: round(float(v), 4) for name, v in values.items()}
+    {'cen': 0.1953, 'f1_macro': 0.8222}
+    """
+    C = confusion_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+    if isinstance(names, str | Measure):
+        return measures(C, [names])[_chosen([names])[0].name]
+    return measures(C, names)
 
 
 def _chosen(names) -> list[Measure]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, run
+from ._marginals import Counts, Kernel, Partial, run, takes_counts
 from ._validation import as_array, check_real, is_real
 from .correlation import exact_mcc, mcc_of
 
@@ -49,6 +49,7 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     return a * (1.0 + b / ln + c / ln**2)
 
 
+@takes_counts
 def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Transformed MCC: the right member of Eq. (3) without the ``1/k`` factor, so tMCC ≈ k·CEN.
 

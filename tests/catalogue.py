@@ -212,14 +212,17 @@ CATALOGUE: list[Metric] = [
         )
         for name in ("mcc", "cen", "accuracy")
     ),
-    # measures gives the values of MEASURES' functions (tests/test_registry.py checks them bit
-    # for bit against those functions); here through one measure.
+    # measures and from_labels give the values of MEASURES' functions (tests/test_registry.py
+    # checks them bit for bit against those functions); here through one measure each.
     _count_metric(
         "measures[mcc]",
         lambda C: cenmcc.measures(C, "mcc")["mcc"],
         symmetric=True,
         bounds=(-1.0, 1.0),
         exact=exact.mcc,
+    ),
+    Metric(
+        "from_labels[mcc]", lambda y_true, y_pred: cenmcc.from_labels(y_true, y_pred, "mcc"), LABELS
     ),
     Metric("confusion_matrix", cenmcc.confusion_matrix, LABELS),
     Metric("hand_till_auc", cenmcc.hand_till_auc, SCORES),

@@ -1,6 +1,8 @@
-"""MEASURES and measures(): named measures, and several of one stack at once."""
+"""MEASURES, measures() and from_labels(): named measures, several at once, and label input."""
 
+import inspect
 import math
+import pickle
 import warnings
 
 import numpy as np
@@ -186,3 +188,105 @@ def test_a_user_measure_must_return_one_value_per_matrix():
 def test_a_measure_checks_its_fields(fields, error, match):
     with pytest.raises(error, match=match):
         cenmcc.Measure(*fields)
+
+
+# --- label input ------------------------------------------------------------------------------
+
+Y_TRUE = ["cat", "dog", "dog", "bird", "cat", "bird"]
+Y_PRED = ["cat", "dog", "cat", "bird", "cat", "dog"]
+
+
+def test_from_labels_is_the_measures_of_the_confusion_matrix():
+    C = cenmcc.confusion_matrix(Y_TRUE, Y_PRED)
+    assert cenmcc.from_labels(Y_TRUE, Y_PRED, "mcc") == cenmcc.mcc(C)
+    assert cenmcc.from_labels(Y_TRUE, Y_PRED, cenmcc.MEASURES["cen"]) == cenmcc.cen(C)
+    assert cenmcc.from_labels(Y_TRUE, Y_PRED, ["cen", "tmcc"]) == cenmcc.measures(
+        C, ["cen", "tmcc"]
+    )
+    assert list(cenmcc.from_labels(Y_TRUE, Y_PRED)) == list(cenmcc.MEASURES)
+    weights = [1.0, 2.0, 0.5, 1.0, 1.0, 3.0]
+    labels = ["dog", "cat", "bird", "fish"]
+    with pytest.warns(cenmcc.UndefinedMetricWarning, match="recall"):  # no fish
+        value = cenmcc.from_labels(
+            Y_TRUE, Y_PRED, "recall_macro", labels=labels, sample_weight=weights
+        )
+    C = cenmcc.confusion_matrix(Y_TRUE, Y_PRED, labels=labels, sample_weight=weights)
+    with pytest.warns(cenmcc.UndefinedMetricWarning):
+        assert value == cenmcc.recall(C, "macro")
+
+
+def test_from_labels_agrees_with_scikit_learn():
+    from sklearn import metrics as skm
+
+    assert cenmcc.from_labels(Y_TRUE, Y_PRED, "mcc") == pytest.approx(
+        skm.matthews_corrcoef(Y_TRUE, Y_PRED), abs=1e-15
+    )
+    assert cenmcc.from_labels(Y_TRUE, Y_PRED, "f1_macro") == pytest.approx(
+        skm.f1_score(Y_TRUE, Y_PRED, average="macro"), abs=1e-15
+    )
+
+
+COUNT_METRICS = [
+    cenmcc.accuracy,
+    cenmcc.balanced_accuracy,
+    cenmcc.balanced_accuracy_weighted,
+    cenmcc.weighted_accuracy,
+    cenmcc.mcc,
+    cenmcc.cohen_kappa,
+    cenmcc.expected_accuracy,
+    cenmcc.cen,
+    cenmcc.cen_per_class,
+    cenmcc.tmcc,
+    cenmcc.precision,
+    cenmcc.recall,
+    cenmcc.f1_score,
+    cenmcc.f1_of_macro_averages,
+    cenmcc.measures,
+]
+
+
+@pytest.mark.parametrize("metric", COUNT_METRICS, ids=lambda f: f.__name__)
+def test_label_vectors_given_to_a_count_metric_point_to_the_label_path(metric):
+    name = metric.__name__
+    if name != "weighted_accuracy" and name != "balanced_accuracy_weighted":
+        with pytest.raises(TypeError, match=f"{name} takes confusion-matrix counts C, not labels"):
+            metric(np.array(Y_TRUE), np.array(Y_PRED))
+    with pytest.raises(ValueError, match=r"at least 2 dimensions .* for labels use") as error:
+        metric([0, 1, 1, 2])
+    matrix = f"cenmcc.{name}(cenmcc.confusion_matrix(y_true, y_pred))"
+    assert matrix in str(error.value)
+    if name in cenmcc.MEASURES:
+        assert f"cenmcc.from_labels(y_true, y_pred, '{name}')" in str(error.value)
+    else:
+        assert "cenmcc.from_labels" in str(error.value)
+
+
+def test_counts_of_a_label_vector_point_to_the_label_path():
+    with pytest.raises(ValueError, match="for label vectors use cenmcc.confusion_matrix"):
+        cenmcc.Counts([0, 1, 1])
+
+
+def test_the_label_path_is_named_for_mcc_exactly():
+    with pytest.raises(TypeError) as error:
+        cenmcc.mcc([0, 1, 1], [0, 1, 0])
+    assert str(error.value) == (
+        "mcc takes confusion-matrix counts C, not labels; for labels use "
+        "cenmcc.from_labels(y_true, y_pred, 'mcc') or "
+        "cenmcc.mcc(cenmcc.confusion_matrix(y_true, y_pred))"
+    )
+
+
+def test_the_decorated_metrics_keep_their_signature_docs_and_pickle():
+    assert list(inspect.signature(cenmcc.mcc).parameters) == ["C", "zero_division"]
+    assert list(inspect.signature(cenmcc.precision).parameters) == [
+        "C",
+        "average",
+        "zero_division",
+    ]
+    assert cenmcc.mcc.__doc__.startswith("Matthews correlation coefficient")
+    assert cenmcc.precision.__doc__.startswith("Precision:")
+    assert pickle.loads(pickle.dumps(cenmcc.mcc)) is cenmcc.mcc
+    # Counts, matrices, stacks and class weights go through untouched.
+    C = [[5, 1], [2, 6]]
+    assert cenmcc.weighted_accuracy(C, [0.5, 0.5]) == cenmcc.balanced_accuracy(C)
+    assert cenmcc.precision(cenmcc.Counts(C), "macro") == cenmcc.precision(C, average="macro")
