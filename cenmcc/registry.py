@@ -35,6 +35,7 @@ import numpy as np
 
 from ._marginals import Kernel, as_counts, evaluate, takes_counts
 from ._undefined import warn_undefined
+from ._validation import as_array
 from .accuracy import (
     ACCURACY,
     BALANCED_ACCURACY,
@@ -364,7 +365,7 @@ def _call(measure: Measure, m, count_undefined: bool) -> tuple[np.ndarray, int]:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     else:
         values, n_undefined = measure.function(m), 0
-    values = np.asarray(values)
+    values = as_array(values, name=f"the values of measure {measure.name!r}")
     if values.shape != m.stack_shape:
         raise ValueError(
             f"measure {measure.name!r} returned shape {values.shape}; a measure returns one "

@@ -150,21 +150,16 @@ CATALOGUE: list[Metric] = [
         zero_division=True,
         exact=exact.weighted_recall(_uniform, normalized=False),
     ),
-    _count_metric(
-        "mcc",
-        cenmcc.mcc,
-        symmetric=True,
-        bounds=(-1.0, 1.0),
-        zero_division=True,
-        exact=exact.mcc,
-    ),
-    _count_metric(
-        "cohen_kappa",
-        cenmcc.cohen_kappa,
-        symmetric=True,
-        bounds=(-1.0, 1.0),
-        zero_division=True,
-        exact=exact.cohen_kappa,
+    *(  # the two chance-corrected agreements
+        _count_metric(
+            name,
+            getattr(cenmcc, name),
+            symmetric=True,
+            bounds=(-1.0, 1.0),
+            zero_division=True,
+            exact=getattr(exact, name),
+        )
+        for name in ("mcc", "cohen_kappa")
     ),
     _count_metric(
         "expected_accuracy",

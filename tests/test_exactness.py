@@ -71,7 +71,7 @@ ANY_COUNT = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     st.integers(2, 5).flatmap(
         lambda K: st.lists(ANY_COUNT, min_size=K * K, max_size=K * K).map(

@@ -262,7 +262,7 @@ def test_label_vectors_given_to_a_count_metric_point_to_the_label_path(metric):
 
 
 def test_counts_of_a_label_vector_point_to_the_label_path():
-    with pytest.raises(ValueError, match="for label vectors use cenmcc.confusion_matrix"):
+    with pytest.raises(ValueError, match=r"for label vectors use cenmcc\.confusion_matrix"):
         cenmcc.Counts([0, 1, 1])
 
 
