@@ -29,6 +29,8 @@ from ._validation import check_counts, check_nonempty
 #: Cells per block (2 MiB of int64): the temporaries of a block fit in a typical L2/L3 cache.
 BLOCK_CELLS = 2**18
 
+_SMALLEST_NORMAL = np.finfo(np.float64).tiny
+
 
 class Counts:
     """Validated confusion matrices ``C`` of shape ``(..., K, K)`` with their marginals.
@@ -58,7 +60,8 @@ class Counts:
         when ``total`` is first needed. In the blocks that the metrics see (:meth:`blocks`),
         each float matrix is first scaled by a power of two (:func:`_rescale`), so that its
         sums neither overflow nor fall among the subnormal floats; ratios within one class
-        use :attr:`by_true_class`, :attr:`by_predicted_class` and :attr:`by_class`.
+        use :attr:`by_true_class`, :attr:`by_predicted_class` and :attr:`by_class`, exact for
+        matrices of any span.
 
     Raises
     ------
@@ -159,35 +162,59 @@ class Counts:
     def by_true_class(self) -> tuple[np.ndarray, np.ndarray]:
         """``(C_kk, t_k)`` of each class k, for ratios over the true class (the recall).
 
-        Float counts are given per class in a unit of its own, the power of two of the largest
-        cell of its row (:func:`_in_class_units`): the ratio of the two is the exact ratio
-        rounded, however far the class's counts are from the other classes'.
+        Their ratio is the exact ratio rounded, however far a class's counts are from the
+        other classes': float counts are on the block's scale, or, in a matrix spanning more
+        than about 2**2000 (:attr:`_spread`), each class in the unit of its row's largest cell.
         """
-        if self.C.dtype.kind != "f":
-            return self.diag, self.true
-        rows, _ = _in_class_units(self.raw, self.raw.max(axis=-1), columns=False)
-        return np.einsum("...ii->...i", rows), np.einsum("...ij->...i", rows)
+        return self._per_class((self.diag, self.true), _by_true_class)
 
     @cached_property
     def by_predicted_class(self) -> tuple[np.ndarray, np.ndarray]:
         """``(C_kk, p_k)`` of each class k, for ratios over the predicted class (the
-        precision); float counts in the unit of the largest cell of each column."""
-        if self.C.dtype.kind != "f":
-            return self.diag, self.pred
-        _, columns = _in_class_units(self.raw, self.raw.max(axis=-2), rows=False)
-        return np.einsum("...ii->...i", columns), np.einsum("...ij->...j", columns)
+        precision); as :attr:`by_true_class`, with the unit of each column's largest cell."""
+        return self._per_class((self.diag, self.pred), _by_predicted_class)
 
     @cached_property
     def by_class(self) -> ClassCounts:
         """The counts seen from each class j, its row and its column, with ``d_j = t_j + p_j``
-        (for the F1 score and ``CEN_j``); float counts in the unit of the largest cell of the
-        row and column of each class."""
-        if self.C.dtype.kind != "f":
-            return ClassCounts(self.C, self.C, self.diag, self.true + self.pred)
-        top = np.maximum(self.raw.max(axis=-1), self.raw.max(axis=-2))
-        rows, columns = _in_class_units(self.raw, top)
-        d = np.einsum("...ij->...i", rows) + np.einsum("...ij->...j", columns)
-        return ClassCounts(rows, columns, np.einsum("...ii->...i", rows), d)
+        (for the F1 score and ``CEN_j``); as :attr:`by_true_class`, with the unit of the
+        largest cell of the row and column of each class."""
+        common = (self.C, self.C, self.diag, self.true + self.pred)
+        return ClassCounts(*self._per_class(common, _by_class))
+
+    @cached_property
+    def _spread(self) -> np.ndarray:
+        """The matrices of a float block in which :func:`_rescale` made a non-zero count
+        subnormal or 0 (more than about 2**2000 below the largest): only there do ratios within
+        one class need that class's own unit."""
+        lost = (self.raw > 0) & (self.C < _SMALLEST_NORMAL)
+        return np.flatnonzero(lost.any(axis=(-2, -1)))
+
+    def _per_class(self, common: tuple, own: Callable) -> tuple:
+        """``common``, per-class values on the block's scale, with those of the :attr:`_spread`
+        matrices replaced by ``own`` of their counts, in each class's own unit."""
+        if self.C.dtype.kind != "f" or not self._spread.size:
+            return common
+        values = tuple(np.array(x) for x in common)  # copies: the marginals stay as they are
+        for x, y in zip(values, own(self.raw[self._spread]), strict=True):
+            x[self._spread] = y
+        return values
+
+
+def _by_true_class(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    rows, _ = _in_class_units(C, C.max(axis=-1), columns=False)
+    return np.einsum("...ii->...i", rows), np.einsum("...ij->...i", rows)
+
+
+def _by_predicted_class(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    _, columns = _in_class_units(C, C.max(axis=-2), rows=False)
+    return np.einsum("...ii->...i", columns), np.einsum("...ij->...j", columns)
+
+
+def _by_class(C: np.ndarray) -> tuple[np.ndarray, ...]:
+    rows, columns = _in_class_units(C, np.maximum(C.max(axis=-1), C.max(axis=-2)))
+    d = np.einsum("...ij->...i", rows) + np.einsum("...ij->...j", columns)
+    return rows, columns, np.einsum("...ii->...i", rows), d
 
 
 class ClassCounts(NamedTuple):
@@ -222,7 +249,11 @@ def _rescale(C: np.ndarray) -> np.ndarray:
     """
     _, exponent = np.frexp(C.max(axis=(-2, -1)))
     shift = 1000 - (2 * C.shape[-1]).bit_length() - exponent
-    return np.ldexp(C, shift[:, None, None]) if np.any(shift) else C
+    while np.any(shift):  # at most 3 exact multiplications (6 times faster than np.ldexp)
+        part = np.clip(shift, -1000, 1000)  # 2.0**part is a normal float
+        C = C * np.ldexp(1.0, part)[:, None, None]
+        shift -= part
+    return C
 
 
 def _in_class_units(C: np.ndarray, top: np.ndarray, *, rows: bool = True, columns: bool = True):
