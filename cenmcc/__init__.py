@@ -13,6 +13,15 @@ Undefined values follow one rule: where a metric is 0/0 it returns a documented 
 ``zero_division`` argument where there is one) and the call emits a single
 :class:`UndefinedMetricWarning` with the number of filled values. Bad input raises ``ValueError``
 or ``TypeError`` naming the problem.
+
+Examples
+--------
+>>> import cenmcc
+>>> C = cenmcc.confusion_matrix(["a", "b", "b", "c"], ["a", "b", "c", "c"])
+>>> round(float(cenmcc.mcc(C)), 4), round(float(cenmcc.cen(C)), 4)
+(0.7, 0.1981)
+>>> round(float(cenmcc.from_labels(["a", "b", "b", "c"], ["a", "b", "c", "c"], "mcc")), 4)
+0.7
 """
 
 from . import families
