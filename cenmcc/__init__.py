@@ -4,10 +4,24 @@ Every metric takes counts ``C`` of shape ``(..., K, K)`` (rows = true class, col
 class, integer or weighted counts) and returns shape ``(...)``, or ``(..., K)`` for per-class
 values; one matrix and a stack of millions go through the same vectorized code.
 
+Label vectors, as scikit-learn's metrics take them, go through :func:`confusion_matrix`, or
+:func:`from_labels` for named measures: ``cenmcc.from_labels(y_true, y_pred, "mcc")``.
+:data:`MEASURES` names every scalar measure of counts (a :class:`Measure` with its direction,
+label, best value and range), and :func:`measures` computes several of one stack at once.
+
 Undefined values follow one rule: where a metric is 0/0 it returns a documented fill value (the
 ``zero_division`` argument where there is one) and the call emits a single
 :class:`UndefinedMetricWarning` with the number of filled values. Bad input raises ``ValueError``
 or ``TypeError`` naming the problem.
+
+Examples
+--------
+>>> import cenmcc
+>>> C = cenmcc.confusion_matrix(["a", "b", "b", "c"], ["a", "b", "c", "c"])
+>>> round(float(cenmcc.mcc(C)), 4), round(float(cenmcc.cen(C)), 4)
+(0.7, 0.1981)
+>>> round(float(cenmcc.from_labels(["a", "b", "b", "c"], ["a", "b", "c", "c"], "mcc")), 4)
+0.7
 """
 
 from . import families
@@ -36,6 +50,7 @@ from .families import (
     z_a,
 )
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .registry import MEASURES, Measure, from_labels, measures
 from .scores import (
     HandTillAUC,
     OneVsRestCurves,
@@ -51,8 +66,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "K_PAPER",
+    "MEASURES",
     "Counts",
     "HandTillAUC",
+    "Measure",
     "OneVsRestCurves",
     "PairCounts",
     "PrecisionRecallCurve",
@@ -75,12 +92,14 @@ __all__ = [
     "f1_of_macro_averages",
     "f1_score",
     "families",
+    "from_labels",
     "hand_till_auc",
     "k_factor",
     "log_loss",
     "matrices_with_row_sums",
     "matrices_with_total",
     "mcc",
+    "measures",
     "one_vs_rest_pr_curves",
     "pair_counts",
     "precision",

@@ -5,25 +5,31 @@ counts (plus, for CEN, a function of each cell). :class:`Counts` validates the i
 computes each of these on first use; sums are taken in the dtype of the validated counts, so
 they are exact for integer input.
 
-A metric is evaluated by :func:`evaluate`, block by block: the stack is cut into blocks of about
-:data:`BLOCK_CELLS` cells, small enough that the per-class temporaries of a block stay in the
-CPU cache. Every metric accepts a :class:`Counts` in place of an array, so several metrics of
-one stack share its validation.
+A metric is a :class:`Kernel`, a function of one block, evaluated by :func:`evaluate` (several
+kernels at once) or :func:`run`: the stack is cut into blocks of about :data:`BLOCK_CELLS`
+cells, small enough that the per-class temporaries of a block stay in the CPU cache. Every
+metric accepts a :class:`Counts` in place of an array, so several metrics of one stack share its
+validation; :func:`cenmcc.measures` also shares each block's marginals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import functools
+import inspect
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
 from ._exact import ExactSums
+from ._undefined import warn_undefined
 from ._validation import check_counts, check_nonempty
 
 #: Cells per block (2 MiB of int64): the temporaries of a block fit in a typical L2/L3 cache.
 BLOCK_CELLS = 2**18
+
+_SMALLEST_NORMAL = np.finfo(np.float64).tiny
 
 
 class Counts:
@@ -33,8 +39,9 @@ class Counts:
 
     Parameters
     ----------
-    C : array_like, shape (..., K, K)
-        Rows = true class, columns = predicted class.
+    C : array_like, shape (..., K, K), or Counts
+        Rows = true class, columns = predicted class. A ``Counts`` is validated already: the
+        new one shares its read-only counts (as given, before any scaling of a block).
     name : str
         Name used in error messages.
 
@@ -44,15 +51,17 @@ class Counts:
         A read-only copy of the counts, ``int64`` or ``float64``: changing the array given later
         changes nothing here.
     max_count : int or float
-        The largest count.
+        The largest count (in a block, of the whole stack).
     true, pred, diag : ndarray, shape (..., K)
         Row sums ``t_k`` (samples of true class k), column sums ``p_k`` (samples predicted as
         class k) and diagonal ``C_kk``.
     total, correct : ndarray, shape (...)
         Number of samples ``s`` and trace ``c``. A matrix without samples raises ``ValueError``
         when ``total`` is first needed. In the blocks that the metrics see (:meth:`blocks`),
-        each float matrix with huge counts is first scaled down by a power of two
-        (:func:`_scale_down`).
+        each float matrix is first scaled by a power of two (:func:`_rescale`), so that its
+        sums neither overflow nor fall among the subnormal floats; ratios within one class
+        use :attr:`by_true_class`, :attr:`by_predicted_class` and :attr:`by_class`, exact for
+        matrices of any span.
 
     Raises
     ------
@@ -68,7 +77,10 @@ class Counts:
     """
 
     def __init__(self, C, *, name: str = "C"):
-        self.C, self.max_count = check_counts(C, name=name)
+        if isinstance(C, Counts):
+            self.C, self.max_count = C.raw, C.max_count
+        else:
+            self.C, self.max_count = check_counts(C, name=name)
         self.raw = self.C  # the counts before any scaling (see blocks)
         self.name = name
         self.stack_shape = self.C.shape[:-2]
@@ -119,7 +131,11 @@ class Counts:
         )
 
     def blocks(self) -> Iterator[Counts]:
-        """Consecutive blocks of the flattened stack: ``Counts`` of about BLOCK_CELLS cells each."""
+        """Consecutive blocks of the flattened stack: ``Counts`` of about BLOCK_CELLS cells each.
+
+        In a block, each float matrix is multiplied by the power of two that brings its largest
+        cell to just below ``2**1000 / 2K`` (:func:`_rescale`); ``raw`` keeps the counts as given.
+        """
         K = self.n_classes
         flat = self.C.reshape(-1, K, K)
         size = max(BLOCK_CELLS // (K * K), 1)
@@ -127,7 +143,7 @@ class Counts:
             block = object.__new__(Counts)
             block.C = block.raw = flat[start : start + size]
             if block.C.dtype.kind == "f":
-                block.C = _scale_down(block.C)
+                block.C = _rescale(block.C)
             block.max_count, block.name, block.stack_shape = (
                 self.max_count,
                 self.name,
@@ -142,18 +158,116 @@ class Counts:
         """The matrices of the flattened stack that a block (from :meth:`blocks`) holds."""
         return slice(self.first, self.first + self.C.shape[0])
 
+    @cached_property
+    def by_true_class(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(C_kk, t_k)`` of each class k, for ratios over the true class (the recall).
 
-def _scale_down(C: np.ndarray) -> np.ndarray:
-    """Float matrices ``(n, K, K)``, each with a largest cell above ``2**1000 / 2K`` scaled to it.
+        Their ratio is the exact ratio rounded, however far a class's counts are from the
+        other classes': float counts are on the block's scale, or, in a matrix spanning more
+        than about 2**2000 (:attr:`_spread`), each class in the unit of its row's largest cell.
+        """
+        return self._per_class((self.diag, self.true), _by_true_class)
 
-    The scaling multiplies by a power of two, so it is exact, and every metric is invariant to
-    it: sums of cells stay below 2**1000 and finite whatever the counts. Only a cell more than
-    2**2000 times smaller than the largest of its matrix, and so below every float64 already,
-    can become 0.
+    @cached_property
+    def by_predicted_class(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(C_kk, p_k)`` of each class k, for ratios over the predicted class (the
+        precision); as :attr:`by_true_class`, with the unit of each column's largest cell."""
+        return self._per_class((self.diag, self.pred), _by_predicted_class)
+
+    @cached_property
+    def by_class(self) -> ClassCounts:
+        """The counts seen from each class j, its row and its column, with ``d_j = t_j + p_j``
+        (for the F1 score and ``CEN_j``); as :attr:`by_true_class`, with the unit of the
+        largest cell of the row and column of each class."""
+        common = (self.C, self.C, self.diag, self.true + self.pred)
+        return ClassCounts(*self._per_class(common, _by_class))
+
+    @cached_property
+    def _spread(self) -> np.ndarray:
+        """The matrices of a float block in which :func:`_rescale` made a non-zero count
+        subnormal or 0 (more than about 2**2000 below the largest): only there do ratios within
+        one class need that class's own unit."""
+        lost = (self.raw > 0) & (self.C < _SMALLEST_NORMAL)
+        return np.flatnonzero(lost.any(axis=(-2, -1)))
+
+    def _per_class(self, common: tuple, own: Callable) -> tuple:
+        """``common``, per-class values on the block's scale, with those of the :attr:`_spread`
+        matrices replaced by ``own`` of their counts, in each class's own unit."""
+        if self.C.dtype.kind != "f" or not self._spread.size:
+            return common
+        values = tuple(np.array(x) for x in common)  # copies: the marginals stay as they are
+        for x, y in zip(values, own(self.raw[self._spread]), strict=True):
+            x[self._spread] = y
+        return values
+
+
+def _by_true_class(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    rows, _ = _in_class_units(C, C.max(axis=-1), columns=False)
+    return np.einsum("...ii->...i", rows), np.einsum("...ij->...i", rows)
+
+
+def _by_predicted_class(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    _, columns = _in_class_units(C, C.max(axis=-2), rows=False)
+    return np.einsum("...ii->...i", columns), np.einsum("...ij->...j", columns)
+
+
+def _by_class(C: np.ndarray) -> tuple[np.ndarray, ...]:
+    rows, columns = _in_class_units(C, np.maximum(C.max(axis=-1), C.max(axis=-2)))
+    d = np.einsum("...ij->...i", rows) + np.einsum("...ij->...j", columns)
+    return rows, columns, np.einsum("...ii->...i", rows), d
+
+
+class ClassCounts(NamedTuple):
+    """A block's counts seen from each class (:attr:`Counts.by_class`).
+
+    Attributes
+    ----------
+    rows : ndarray, shape (n, K, K)
+        ``C``, each row j in the unit of class j.
+    columns : ndarray, shape (n, K, K)
+        ``C``, each column j in the unit of class j.
+    diag, d : ndarray, shape (n, K)
+        ``C_jj`` and ``d_j = t_j + p_j`` in the unit of class j.
+    """
+
+    rows: np.ndarray
+    columns: np.ndarray
+    diag: np.ndarray
+    d: np.ndarray
+
+
+def _rescale(C: np.ndarray) -> np.ndarray:
+    """Float matrices ``(n, K, K)``, each multiplied by the power of two that brings its largest
+    cell to ``[2**(e - 1), 2**e)`` with ``e = 1000 - bits(2K)``.
+
+    The factor is a power of two, so the scaling is exact (up or down), and every metric of a
+    whole matrix is invariant to it. Sums of cells stay below 2**1000 and finite whatever the
+    counts, and the total is at least ``2**(e - 1)``: products of cells and logarithms are far
+    from the subnormal range, where their rounding would lose relative precision. Only a cell
+    more than about 2**2000 times smaller than the largest of its matrix can lose bits or become
+    0; its share of every whole-matrix value is below 2**-2000.
     """
     _, exponent = np.frexp(C.max(axis=(-2, -1)))
-    shift = np.maximum(exponent - (1000 - (2 * C.shape[-1]).bit_length()), 0)
-    return np.ldexp(C, -shift[:, None, None]) if np.any(shift) else C
+    shift = 1000 - (2 * C.shape[-1]).bit_length() - exponent
+    while np.any(shift):  # at most 3 exact multiplications (6 times faster than np.ldexp)
+        part = np.clip(shift, -1000, 1000)  # 2.0**part is a normal float
+        C = C * np.ldexp(1.0, part)[:, None, None]
+        shift -= part
+    return C
+
+
+def _in_class_units(C: np.ndarray, top: np.ndarray, *, rows: bool = True, columns: bool = True):
+    """``C`` with each row k (``rows``) and each column k (``columns``) divided by the power of
+    two of ``top[..., k]``, the largest cell of class k: the class's cells end below 1, so
+    their sums cannot overflow, and its largest cell in [1/2, 1). The scaling is exact except
+    for a cell more than 2**1021 times smaller than its class's largest, which becomes
+    subnormal (or 0) and is rounded by less than 2**-1074, far below the rounding of the sums
+    it enters."""
+    e = np.frexp(top)[1]
+    return (
+        np.ldexp(C, -e[..., :, None]) if rows else None,
+        np.ldexp(C, -e[..., None, :]) if columns else None,
+    )
 
 
 def as_counts(C) -> Counts:
@@ -169,18 +283,108 @@ class Partial(NamedTuple):
     checked: int = 0
 
 
-def evaluate(C, kernel: Callable[[Counts], Partial]) -> Partial:
-    """Apply ``kernel`` to every block of the validated stack ``C`` and join the results.
+class Kernel(NamedTuple):
+    """A count metric as a function of one block (:meth:`Counts.blocks`), and how it warns.
 
-    Returns the values with shape ``stack_shape + kernel's trailing shape`` (a NumPy scalar for a
-    single matrix and a scalar metric) and the summed counts of undefined values.
+    Attributes
+    ----------
+    compute : callable
+        ``compute(block)`` returns the :class:`Partial` of a block ``Counts``: its values, one
+        (or one row) per matrix, and its 0/0 count.
+    what : str
+        What is undefined, as the ``UndefinedMetricWarning`` names it ("MCC").
+    fill : float or str
+        The value that replaces a 0/0, as the warning names it.
+    """
+
+    compute: Callable[[Counts], Partial]
+    what: str = ""
+    fill: float | str = 0.0
+
+
+def evaluate(C, kernels: Sequence[Kernel]) -> list[Partial]:
+    """Apply each kernel to every block of the validated stack ``C`` and join the results.
+
+    The blocks are cut once, and every kernel sees the same block object, so that the
+    marginals it caches are computed once for all of them. Each result has the values with
+    shape ``stack_shape + kernel's trailing shape`` (a NumPy scalar for a single matrix and a
+    scalar metric) and the summed counts of undefined values.
     """
     m = as_counts(C)
-    parts = [kernel(block) for block in m.blocks()]
+    parts = [[] for _ in kernels]
+    for block in m.blocks():
+        for kernel, part in zip(kernels, parts, strict=True):
+            part.append(kernel.compute(block))
+    return [_join(part, m.stack_shape) for part in parts]
+
+
+def _join(parts: list[Partial], stack_shape: tuple) -> Partial:
     values = np.concatenate([p.values for p in parts])
-    values = values.reshape(m.stack_shape + values.shape[1:])
+    values = values.reshape(stack_shape + values.shape[1:])
     return Partial(
         values[()] if values.ndim == 0 else values,
         sum(p.undefined for p in parts),
         sum(p.checked for p in parts),
     )
+
+
+def run(C, kernel: Kernel) -> np.ndarray:
+    """The values of one kernel on ``C``, with one ``UndefinedMetricWarning`` for its 0/0s."""
+    (result,) = evaluate(C, [kernel])
+    warn_undefined(result.undefined, result.checked, kernel.what, kernel.fill)
+    return result.values
+
+
+def takes_counts(function: Callable) -> Callable:
+    """Decorate a metric of counts ``C`` so that label vectors get pointed to the label path.
+
+    ``mcc(y_true, y_pred)`` would raise Python's "takes 1 positional argument but 2 were
+    given", and ``precision(y_true, y_pred)`` would take ``y_pred`` for ``average``: two 1-D
+    arrays (where the second argument is not class ``weights``), or more positional arguments
+    than the metric takes, raise a ``TypeError``, and a 1-D ``C`` a ``ValueError``, that name
+    :func:`cenmcc.from_labels` and :func:`cenmcc.confusion_matrix`. The signature and
+    docstring stay the metric's (``functools.wraps``).
+    """
+    name = function.__name__
+    positional = [
+        p.name
+        for p in inspect.signature(function).parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    # Two 1-D arrays are two label vectors, unless the second is a metric's class weights.
+    second_is_array = positional[1:2] == ["weights"]
+
+    @functools.wraps(function)
+    def metric(*args, **kwargs):
+        labels = len(args) > 1 and not second_is_array and all(map(_is_1d, args[:2]))
+        if len(args) > len(positional) or labels:
+            raise TypeError(f"{name} takes confusion-matrix counts C, not labels; {_hint(name)}")
+        if args and _is_1d(args[0]):
+            raise ValueError(
+                f"C must have at least 2 dimensions (..., K, K), got shape ({len(args[0])},); "
+                f"{_hint(name)}"
+            )
+        return function(*args, **kwargs)
+
+    return metric
+
+
+def _is_1d(x) -> bool:
+    """Whether ``x`` is a 1-D array, or a list or tuple whose first element is a scalar."""
+    if isinstance(x, Counts):
+        return False
+    if hasattr(x, "ndim"):
+        return x.ndim == 1
+    return isinstance(x, list | tuple) and len(x) > 0 and np.ndim(x[0]) == 0
+
+
+def _hint(name: str) -> str:
+    """Where labels go for the metric ``name``."""
+    from .registry import MEASURES  # only on this error path: registry imports the metrics
+
+    matrix = f"cenmcc.{name}(cenmcc.confusion_matrix(y_true, y_pred))"
+    if name == "measures":
+        return f"for labels use cenmcc.from_labels(y_true, y_pred, names) or {matrix}"
+    if name in MEASURES:
+        return f"for labels use cenmcc.from_labels(y_true, y_pred, {name!r}) or {matrix}"
+    return f"for labels use {matrix}, or cenmcc.from_labels for the measures of cenmcc.MEASURES"

@@ -35,11 +35,10 @@ def divide(num, den, fill: float, undefined=None) -> tuple[np.ndarray, int]:
 def warn_undefined(n_undefined: int, n_total: int, what: str, fill: float) -> None:
     """Warn once that ``n_undefined`` of ``n_total`` values of ``what`` were set to ``fill``."""
     if n_undefined:
-        warnings.warn(
-            f"{what} is undefined (0/0) for {n_undefined} of {n_total} value(s); set to {fill}",
-            UndefinedMetricWarning,
-            stacklevel=caller_stacklevel(),
+        message = (
+            f"{what} is undefined (0/0) for {n_undefined} of {n_total} value(s); set to {fill}"
         )
+        warnings.warn(UndefinedMetricWarning(message, n_undefined), stacklevel=caller_stacklevel())
 
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))

@@ -24,6 +24,18 @@ def _first_index(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.argwhere(mask)[0])
 
 
+def is_integer(arr: np.ndarray) -> bool:
+    """Whether ``arr`` holds integers: signed or unsigned, not booleans, not ``timedelta64``
+    (which NumPy counts among the signed integers)."""
+    return arr.dtype.kind in "iu"
+
+
+def is_real(arr: np.ndarray) -> bool:
+    """Whether ``arr`` holds integers (:func:`is_integer`) or floats that float64 holds exactly
+    (at most 64 bits: a ``longdouble`` would be rounded)."""
+    return is_integer(arr) or (arr.dtype.kind == "f" and arr.dtype.itemsize <= 8)
+
+
 def as_array(values, *, name: str) -> np.ndarray:
     """``numpy.asarray(values)``, refusing masked arrays and ragged nested sequences clearly.
 
@@ -49,9 +61,7 @@ def as_array(values, *, name: str) -> np.ndarray:
 def real_array(values, *, name: str) -> np.ndarray:
     """``values`` as float64, refusing masked, ragged, boolean, complex and non-numeric input."""
     arr = as_array(values, name=name)
-    if arr.dtype == np.bool_ or not (
-        np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
-    ):
+    if not is_real(arr):
         raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
     return arr.astype(np.float64)
 
@@ -62,8 +72,8 @@ def check_real(value, *, name: str, low: float | None = None, integer: bool = Fa
     Returns it as a Python ``int`` (with ``integer=True``, which also refuses non-integral
     values such as 2.5) or ``float``.
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(
-        value, (int, float, np.integer, np.floating)
+    if isinstance(value, bool | np.bool_ | np.timedelta64) or not isinstance(
+        value, int | float | np.integer | np.floating
     ):
         raise TypeError(f"{name} must be a real number, got {value!r}")
     if not np.isfinite(value):
@@ -74,6 +84,17 @@ def check_real(value, *, name: str, low: float | None = None, integer: bool = Fa
         bound = "non-negative" if low == 0 else f"at least {low}"
         raise ValueError(f"{name} must be {bound}, got {value!r}")
     return int(value) if integer else float(value)
+
+
+def check_integer(value, *, name: str, low: int) -> int:
+    """Validate one integer parameter (a Python or NumPy integer, not a bool) ``>= low``."""
+    if isinstance(value, bool | np.bool_ | np.timedelta64) or not isinstance(
+        value, int | np.integer
+    ):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return int(value)
 
 
 def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
@@ -96,20 +117,22 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     Raises
     ------
     TypeError
-        If the counts are not integer or real floating point (booleans, complex, objects), or
-        are a masked array.
+        If the counts are not integers or real floats of at most 64 bits (booleans, complex,
+        objects, ``timedelta64``, ``datetime64`` and ``longdouble`` are refused), or are a
+        masked array.
     ValueError
         If ``C`` is ragged (rows of different lengths), has fewer than 2 dimensions, is not
         square in its last two axes, has K < 2, or holds negative, NaN or infinite values, or
         integers so large that sums would overflow.
     """
     C = as_array(C, name=name)
-    if C.dtype == np.bool_ or not (
-        np.issubdtype(C.dtype, np.integer) or np.issubdtype(C.dtype, np.floating)
-    ):
+    if not is_real(C):
         raise TypeError(f"{name} must hold integer or real float counts, got dtype {C.dtype}")
     if C.ndim < 2:
-        raise ValueError(f"{name} must have at least 2 dimensions (..., K, K), got shape {C.shape}")
+        raise ValueError(
+            f"{name} must have at least 2 dimensions (..., K, K), got shape {C.shape}; for label "
+            "vectors use cenmcc.confusion_matrix(y_true, y_pred) or cenmcc.from_labels"
+        )
     if C.shape[-1] != C.shape[-2]:
         raise ValueError(f"{name} must be square in its last two axes, got shape {C.shape}")
     K = C.shape[-1]
@@ -192,99 +215,20 @@ def check_weights(weights, K: int, *, name: str = "weights", sum_to_one: bool) -
     return w
 
 
-def check_labels(y_true, y_pred, *, names: tuple[str, str] = ("y_true", "y_pred")):
-    """Validate two 1-D label arrays of the same, non-zero length, whose labels can be sorted."""
-    a, b = label_array(y_true, name=names[0]), label_array(y_pred, name=names[1])
-    for arr, nm in ((a, names[0]), (b, names[1])):
-        if arr.ndim != 1:
-            raise ValueError(f"{nm} must be 1-D, got shape {arr.shape}")
-    if (a.dtype.kind in "US") != (b.dtype.kind in "US"):
-        raise TypeError(
-            f"{names[0]} and {names[1]} must hold labels of the same kind, got dtypes "
-            f"{a.dtype} and {b.dtype} (strings and numbers never match)"
-        )
-    if a.shape[0] != b.shape[0]:
-        raise ValueError(
-            f"{names[0]} and {names[1]} must have the same length, "
-            f"got {a.shape[0]} and {b.shape[0]}"
-        )
-    if a.shape[0] == 0:
-        raise ValueError(f"{names[0]} and {names[1]} are empty; at least one sample is needed")
-    return a, b
+def check_scores(scores, n_samples: int, *, name: str = "scores") -> np.ndarray:
+    """Validate a score matrix ``(n_samples, K)`` for the ``n_samples`` labels of ``y_true``.
 
-
-def label_array(values, *, name: str) -> np.ndarray:
-    """Labels as an array, refusing ``None`` and labels mixing strings with other types.
-
-    NumPy would turn ``["a", 1]`` into the strings ``["a", "1"]``, and cannot sort ``None``;
-    both are a ``TypeError`` here.
+    Returns the real, finite scores with one row per sample and ``K >= 2`` columns; floats as
+    ``float64``, integers unchanged (their order and ties are exact).
     """
-    labels = as_array(values, name=name)
-    if labels.ndim == 1 and (labels.dtype == object or labels.dtype.kind in "US"):
-        kinds = {type(x).__name__ for x in (values if labels.dtype != object else labels)}
-        kinds = {"str" if k in ("str_", "bytes", "bytes_") else k for k in kinds}
-        if "NoneType" in kinds or ("str" in kinds and len(kinds) > 1):
-            raise TypeError(
-                f"{name} must hold labels of one sortable kind (numbers or strings), got "
-                f"values of types {sorted(kinds)}"
-            )
-    return labels
-
-
-def check_label_set(labels, *, name: str = "labels") -> np.ndarray:
-    """Validate class labels: a 1-D array of unique values, in the caller's order."""
-    labels = label_array(labels, name=name)
-    if labels.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {labels.shape}")
-    sorted_labels = np.sort(labels, kind="stable")
-    duplicated = sorted_labels[1:] == sorted_labels[:-1]
-    if np.any(duplicated):
-        first = sorted_labels[1:][duplicated][:1].tolist()[0]
-        raise ValueError(f"{name} must be unique, {first!r} repeats")
-    return labels
-
-
-def encode_labels(y: np.ndarray, labels: np.ndarray, *, name: str = "y_true") -> np.ndarray:
-    """Position of every element of ``y`` in ``labels`` (checked by :func:`check_label_set`).
-
-    A label of ``y`` that is not in ``labels`` is an error (up to five of them are named), never
-    silently dropped.
-    """
-    order = np.argsort(labels, kind="stable")
-    sorted_labels = labels[order]
-    pos = np.clip(np.searchsorted(sorted_labels, y), 0, labels.size - 1)
-    unknown = sorted_labels[pos] != y
-    if np.any(unknown):
-        raise ValueError(f"{name} has labels not in `labels`: {np.unique(y[unknown])[:5].tolist()}")
-    return order[pos]
-
-
-def check_scores(y_true, scores, *, name: str = "scores") -> tuple[np.ndarray, np.ndarray]:
-    """Validate true labels of shape ``(n_samples,)`` and a score matrix ``(n_samples, K)``.
-
-    Returns
-    -------
-    y_true : numpy.ndarray
-        The labels, 1-D and non-empty.
-    scores : numpy.ndarray
-        Real, finite scores with one row per sample and ``K >= 2`` columns; floats as
-        ``float64``, integers unchanged (their order and ties are exact).
-    """
-    y = np.asarray(y_true)
-    if y.ndim != 1:
-        raise ValueError(f"y_true must be 1-D, got shape {y.shape}")
-    if y.shape[0] == 0:
-        raise ValueError("y_true is empty; at least one sample is needed")
-    s = np.asarray(scores)
-    if s.dtype == np.bool_ or not (
-        np.issubdtype(s.dtype, np.integer) or np.issubdtype(s.dtype, np.floating)
-    ):
+    s = as_array(scores, name=name)
+    if not is_real(s):
         raise TypeError(f"{name} must hold real numbers, got dtype {s.dtype}")
     if s.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, K), got shape {s.shape}")
-    if s.shape[0] != y.shape[0]:
+    if s.shape[0] != n_samples:
         raise ValueError(
-            f"{name} must have one row per sample: y_true has {y.shape[0]} samples, "
+            f"{name} must have one row per sample: y_true has {n_samples} samples, "
             f"{name} has {s.shape[0]} rows"
         )
     if s.shape[1] < 2:
@@ -294,17 +238,17 @@ def check_scores(y_true, scores, *, name: str = "scores") -> tuple[np.ndarray, n
         if not np.all(np.isfinite(s)):
             idx = _first_index(~np.isfinite(s))
             raise ValueError(f"{name} must be finite, found {s[idx]} at index {idx}")
-    return y, s
+    return s
 
 
-def check_probabilities(y_true, proba, *, name: str = "proba") -> tuple[np.ndarray, np.ndarray]:
-    """Validate labels and class probabilities: :func:`check_scores`, then rows on the simplex.
+def check_probabilities(proba, n_samples: int, *, name: str = "proba") -> np.ndarray:
+    """Validate class probabilities: :func:`check_scores`, then rows on the simplex.
 
     The probabilities must be non-negative and each row must sum to 1 within
     :data:`SUM_TOLERANCE`; the error names the first offending entry or row and its sum.
-    Returns the labels and the probabilities as ``float64``.
+    Returns the probabilities as ``float64``.
     """
-    y, p = check_scores(y_true, proba, name=name)
+    p = check_scores(proba, n_samples, name=name)
     p = p.astype(np.float64, copy=False)
     if np.any(p < 0):
         idx = _first_index(p < 0)
@@ -317,4 +261,4 @@ def check_probabilities(y_true, proba, *, name: str = "proba") -> tuple[np.ndarr
             f"each row of {name} must sum to 1 (within {SUM_TOLERANCE:g}); "
             f"row {row} sums to {float(total[row])!r}"
         )
-    return y, p
+    return p

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Partial, as_counts, evaluate
-from ._undefined import divide, warn_undefined
+from ._marginals import Counts, Kernel, Partial, as_counts, run, takes_counts
+from ._undefined import divide
 from ._validation import check_weights
 
+#: The accuracy ``c / s`` of each matrix of a block; never undefined.
+ACCURACY = Kernel(lambda m: Partial(m.correct / m.total))
 
+
+@takes_counts
 def accuracy(C) -> np.ndarray:
     """Accuracy: the fraction of correctly classified samples.
 
@@ -34,9 +38,10 @@ def accuracy(C) -> np.ndarray:
     >>> round(float(accuracy(C)), 4)
     0.7115
     """
-    return evaluate(C, lambda m: Partial(m.correct / m.total)).values
+    return run(C, ACCURACY)
 
 
+@takes_counts
 def balanced_accuracy(C) -> np.ndarray:
     """Balanced accuracy: the mean recall over the true classes.
 
@@ -63,16 +68,13 @@ def balanced_accuracy(C) -> np.ndarray:
     >>> round(float(balanced_accuracy(C)), 3)
     0.615
     """
-    result = evaluate(C, _balanced_accuracy)
-    warn_undefined(
-        result.undefined, result.checked, "recall of a class without true samples", "excluded"
-    )
-    return result.values
+    return run(C, BALANCED_ACCURACY)
 
 
 def _balanced_accuracy(m: Counts) -> Partial:
-    present = m.true > 0
-    recalls, _ = divide(m.diag, m.true, 0.0)
+    diag, true = m.by_true_class
+    present = true > 0
+    recalls, _ = divide(diag, true, 0.0)
     return Partial(
         np.einsum("...k->...", recalls) / np.count_nonzero(present, axis=-1),
         int(np.count_nonzero(~present)),
@@ -80,6 +82,13 @@ def _balanced_accuracy(m: Counts) -> Partial:
     )
 
 
+#: The balanced accuracy; a class without true samples is left out of the mean, and counted.
+BALANCED_ACCURACY = Kernel(
+    _balanced_accuracy, "recall of a class without true samples", fill="excluded"
+)
+
+
+@takes_counts
 def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
     """Weighted accuracy: per-class recalls averaged with class weights that sum to 1.
 
@@ -114,11 +123,11 @@ def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
     """
     m = as_counts(C)
     w = _per_matrix(check_weights(weights, m.n_classes, sum_to_one=True), m)
-    result = evaluate(m, lambda b: _weighted_recall_sum(b, w[b.span], zero_division))
-    warn_undefined(result.undefined, result.checked, "recall", zero_division)
-    return result.values
+    kernel = Kernel(lambda b: _weighted_recall_sum(b, w[b.span], zero_division), "recall")
+    return run(m, kernel._replace(fill=zero_division))
 
 
+@takes_counts
 def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -> np.ndarray:
     """Balanced accuracy weighted (Grandini et al. 2020, Sec. 3.1): the weighted mean of recalls.
 
@@ -159,17 +168,22 @@ def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -
     0.7115
     """
     m = as_counts(C)
+    w = None
     if weights is not None:
         w = _per_matrix(check_weights(weights, m.n_classes, sum_to_one=False), m)
+    return run(m, balanced_accuracy_weighted_kernel(zero_division, w))
 
-    def kernel(block: Counts) -> Partial:
-        wb = block.true / block.total[..., None] if weights is None else w[block.span]
+
+def balanced_accuracy_weighted_kernel(zero_division: float, w: np.ndarray | None = None) -> Kernel:
+    """:func:`balanced_accuracy_weighted` with the class weights ``w`` of each matrix of the
+    flattened stack (checked), or the class frequencies ``t_k / s`` when ``w`` is None."""
+
+    def compute(block: Counts) -> Partial:
+        wb = block.true / block.total[..., None] if w is None else w[block.span]
         part = _weighted_recall_sum(block, wb, zero_division)
         return part._replace(values=part.values / np.einsum("...k->...", wb))
 
-    result = evaluate(m, kernel)
-    warn_undefined(result.undefined, result.checked, "recall", zero_division)
-    return result.values
+    return Kernel(compute, "recall", zero_division)
 
 
 def _per_matrix(w: np.ndarray, m: Counts) -> np.ndarray:
@@ -185,8 +199,9 @@ def _per_matrix(w: np.ndarray, m: Counts) -> np.ndarray:
 
 def _weighted_recall_sum(m: Counts, w: np.ndarray, zero_division: float) -> Partial:
     """``sum_k w_k R_k``; a 0/0 recall is filled, and counted only where its weight is non-zero."""
-    recalls, _ = divide(m.diag, m.true, zero_division)
-    relevant = (m.true == 0) & (w > 0)
+    diag, true = m.by_true_class
+    recalls, _ = divide(diag, true, zero_division)
+    relevant = (true == 0) & (w > 0)
     return Partial(
         np.einsum("...k->...", w * recalls), int(np.count_nonzero(relevant)), relevant.size
     )

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._undefined import warn_undefined
-from ._validation import check_real
+from ._validation import as_array, check_real, is_real
 
 
 class PairCounts(NamedTuple):
@@ -307,12 +307,10 @@ def _warn_if_nan(value: float, what: str) -> float:
 
 
 def _check_values(values, name: str) -> np.ndarray:
-    v = np.asarray(values)
+    v = as_array(values, name=name)
     if v.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {v.shape}")
-    if v.dtype == np.bool_ or not (
-        np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)
-    ):
+    if not is_real(v):
         raise TypeError(f"{name} must hold real numbers, got dtype {v.dtype}")
     if v.dtype.kind == "f" and not np.all(np.isfinite(v)):
         idx = int(np.flatnonzero(~np.isfinite(v))[0])

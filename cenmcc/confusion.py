@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_label_set, check_labels, encode_labels, real_array
+from ._labels import encode, read_label_set, read_pair, union
+from ._validation import _first_index, real_array
 
 
 def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndarray:
@@ -13,13 +14,15 @@ def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndar
     Parameters
     ----------
     y_true, y_pred : array_like, shape (n_samples,)
-        True and predicted labels, of any sortable type.
+        True and predicted labels, all of one kind: numbers (integers and floats), booleans,
+        strings or bytes. An object array (a pandas column) is read by the types of its values.
     labels : array_like, shape (K,), optional
         The classes, in the order of the rows and columns. Default: the sorted union of the labels
         in ``y_true`` and ``y_pred``. A sample whose label is not in ``labels`` is an error, never
         silently dropped.
     sample_weight : array_like, shape (n_samples,), optional
-        Non-negative, finite weight of each sample; then the counts are float.
+        Non-negative, finite weight of each sample; then the counts are float, and each must
+        stay below the largest float.
 
     Returns
     -------
@@ -30,37 +33,58 @@ def confusion_matrix(y_true, y_pred, labels=None, sample_weight=None) -> np.ndar
     Raises
     ------
     TypeError
-        Labels that cannot be sorted (``None``, or numbers mixed with strings), or weights that
-        are not real numbers.
+        Masked arrays; labels that are not numbers, booleans, strings or bytes (``None``,
+        complex, dates); labels of different kinds in one array, or in ``y_true``, ``y_pred``
+        and ``labels`` (strings never match numbers); weights that are not real numbers.
     ValueError
-        Label arrays of different lengths or not 1-D, empty input, fewer than 2 classes,
-        duplicate ``labels``, labels outside ``labels``, or invalid weights.
+        Label arrays of different lengths or not 1-D, empty input, NaN labels (NaN equals no
+        label, itself included), fewer than 2 classes, duplicate ``labels``, labels outside
+        ``labels``, invalid weights, or weights whose sum in a cell passes the largest float.
 
     Notes
     -----
     Jurman, Riccadonna & Furlanello (2012), Methods: ``C_ij = |{s : tc(s) = i, pc(s) = j}|``.
+
+    Labels are compared exactly, never through a common dtype (:mod:`cenmcc._labels`): ``3``
+    and ``3.0`` are one class, ``2**53 + 1`` and ``2.0**53`` two, as are an ``int64`` and a
+    ``uint64`` label above 2**63 that a float64 cast would merge.
 
     Examples
     --------
     >>> confusion_matrix(["a", "b", "b", "c"], ["a", "b", "c", "c"]).tolist()
     [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
     """
-    y_true, y_pred = check_labels(y_true, y_pred)
-    labels = np.union1d(y_true, y_pred) if labels is None else check_label_set(labels)
-    K = labels.size
+    pair = read_pair(y_true, y_pred)
+    classes = union(*pair) if labels is None else read_label_set(labels)
+    K = classes.labels.size
     if K < 2:
         raise ValueError(
             f"a confusion matrix needs at least 2 classes, got {K}; pass `labels` to name them"
         )
-    index = [
-        encode_labels(y, labels, name=name) for y, name in ((y_true, "y_true"), (y_pred, "y_pred"))
-    ]
-    weights = None
-    if sample_weight is not None:
-        weights = real_array(sample_weight, name="sample_weight")
-        if weights.shape != y_true.shape:
-            raise ValueError(f"sample_weight must have shape {y_true.shape}, got {weights.shape}")
-        if not np.all(np.isfinite(weights)) or np.any(weights < 0):
-            raise ValueError("sample_weight must be finite and non-negative")
-    counts = np.bincount(index[0] * K + index[1], weights=weights, minlength=K * K)
-    return counts.reshape(K, K)
+    true, pred = (
+        encode(y, classes, name=name, classes_name="labels")
+        for y, name in zip(pair, ("y_true", "y_pred"), strict=True)
+    )
+    weights = None if sample_weight is None else _sample_weight(sample_weight, true.shape)
+    counts = np.bincount(true * K + pred, weights=weights, minlength=K * K).reshape(K, K)
+    if weights is not None and not np.all(np.isfinite(counts)):
+        cell = _first_index(~np.isfinite(counts))
+        raise ValueError(
+            f"the sample weights of cell {cell} sum past the largest float "
+            f"({np.finfo(np.float64).max:g}); divide sample_weight by a common factor"
+        )
+    return counts
+
+
+def _sample_weight(sample_weight, shape: tuple) -> np.ndarray:
+    """Finite, non-negative real weights, one per sample."""
+    weights = real_array(sample_weight, name="sample_weight")
+    if weights.shape != shape:
+        raise ValueError(f"sample_weight must have shape {shape}, got {weights.shape}")
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if np.any(bad):
+        i = _first_index(bad)[0]
+        raise ValueError(
+            f"sample_weight must be finite and non-negative, found {weights[i]} at index {i}"
+        )
+    return weights

@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from ._marginals import Counts, Partial, evaluate
-from ._undefined import divide, warn_undefined
+from ._marginals import Counts, Kernel, Partial, run, takes_counts
+from ._undefined import divide
 
 
 def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
@@ -39,6 +39,7 @@ def exact_mcc(terms: dict) -> float | None:
     return None if den == 0 else math.sqrt(num * num / den) * (1.0 if num >= 0 else -1.0)
 
 
+@takes_counts
 def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Matthews correlation coefficient for K classes (Gorodkin's R_K).
 
@@ -67,7 +68,7 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     agree. For K = 2 it is the binary ``(TP TN - FP FN) / sqrt(...)``.
 
     Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    and any finite non-negative float counts (subnormal to the largest float). For all of them the
     result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
     exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
     small integer multiples of one power of two, take a slower exact path in Python integers.
@@ -79,11 +80,15 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> mcc([[[1, 0], [0, 1]], [[0, 1], [1, 0]]]).tolist()  # a stack of two matrices
     [1.0, -1.0]
     """
-    result = evaluate(C, lambda m: Partial(*mcc_of(m, zero_division), m.total.size))
-    warn_undefined(result.undefined, result.checked, "MCC", zero_division)
-    return result.values
+    return run(C, mcc_kernel(zero_division))
 
 
+def mcc_kernel(zero_division: float) -> Kernel:
+    """:func:`mcc` of a block, 0/0 filled with ``zero_division``."""
+    return Kernel(lambda m: Partial(*mcc_of(m, zero_division), m.total.size), "MCC", zero_division)
+
+
+@takes_counts
 def expected_accuracy(C) -> np.ndarray:
     """Expected accuracy ``P_e``: the accuracy of a classifier that is independent of the truth.
 
@@ -102,7 +107,7 @@ def expected_accuracy(C) -> np.ndarray:
     Grandini et al. (2020), Eqs. (29)-(31) and (39). Never undefined.
 
     Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    and any finite non-negative float counts (subnormal to the largest float). For all of them the
     result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
     exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
     small integer multiples of one power of two, take a slower exact path in Python integers.
@@ -112,7 +117,7 @@ def expected_accuracy(C) -> np.ndarray:
     >>> round(float(expected_accuracy([[45, 15], [25, 15]])), 2)  # Grandini et al., Fig. 11
     0.54
     """
-    return evaluate(C, _expected_accuracy).values
+    return run(C, EXPECTED_ACCURACY)
 
 
 def _expected_accuracy(m: Counts) -> Partial:
@@ -123,6 +128,10 @@ def _expected_accuracy(m: Counts) -> Partial:
     return Partial(m.exact.override(values, lambda t: t["chance"] / t["square"]))
 
 
+EXPECTED_ACCURACY = Kernel(_expected_accuracy)
+
+
+@takes_counts
 def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Cohen's kappa for K classes: accuracy corrected for chance agreement.
 
@@ -146,7 +155,7 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     :func:`cenmcc.mcc`.
 
     Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    and any finite non-negative float counts (subnormal to the largest float). For all of them the
     result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
     exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
     small integer multiples of one power of two, take a slower exact path in Python integers.
@@ -156,8 +165,13 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(cohen_kappa([[25, 35], [5, 35]])), 3)  # Grandini et al., Fig. 12 right
     0.259
     """
+    return run(C, cohen_kappa_kernel(zero_division))
 
-    def kernel(m: Counts) -> Partial:
+
+def cohen_kappa_kernel(zero_division: float) -> Kernel:
+    """:func:`cohen_kappa` of a block, 0/0 filled with ``zero_division``."""
+
+    def compute(m: Counts) -> Partial:
         numerator, _ = m.exact.term("numerator")
         den, undefined = m.exact.term("kappa_den")
         with np.errstate(all="ignore"):  # the slow rows are replaced
@@ -167,6 +181,4 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
         )
         return Partial(values, n_undefined, m.total.size)
 
-    result = evaluate(C, kernel)
-    warn_undefined(result.undefined, result.checked, "Cohen's kappa", zero_division)
-    return result.values
+    return Kernel(compute, "Cohen's kappa", zero_division)

@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Partial, evaluate
-from ._undefined import divide, warn_undefined
+from ._marginals import Counts, Kernel, Partial, run, takes_counts
+from ._undefined import divide
 
 
-def _off_diagonal(m: Counts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The off-diagonal cells in float64 (diagonal set to 0), ``d_j`` and where cells are > 0."""
-    C = m.C.astype(np.float64)  # a copy, exact for integer counts below 2**53
+def _off_diagonal(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The off-diagonal cells in float64 (diagonal set to 0) and where they are > 0."""
+    C = C.astype(np.float64)  # a copy, exact for integer counts below 2**53
     np.einsum("...ii->...i", C)[...] = 0.0
-    d = (m.true + m.pred).astype(np.float64)
-    return C, d, C > 0
+    return C, C > 0
 
 
 def _log_ratio(C: np.ndarray, present: np.ndarray, floating: bool, *factors) -> np.ndarray:
@@ -70,7 +69,8 @@ def _log_quotient(f: np.ndarray, C: np.ndarray) -> np.ndarray:
 
 def cen_of(m: Counts) -> np.ndarray:
     """CEN of validated counts (internal): ``sum_{j != k} C_jk ln(d_j d_k / C_jk^2)/(2 s ln b)``."""
-    C, d, present = _off_diagonal(m)
+    C, present = _off_diagonal(m.C)
+    d = (m.true + m.pred).astype(np.float64)
     floating = m.C.dtype.kind == "f"
     X = _log_ratio(C, present, floating, d[..., :, None], d[..., None, :])
     X *= C
@@ -78,6 +78,11 @@ def cen_of(m: Counts) -> np.ndarray:
     return cells / (2.0 * m.total * np.log(2.0 * (m.n_classes - 1)))
 
 
+#: CEN of each matrix of a block; never undefined.
+CEN = Kernel(lambda m: Partial(cen_of(m)))
+
+
+@takes_counts
 def cen(C) -> np.ndarray:
     """Confusion Entropy of Wei et al. (2010): the weighted misclassification entropy.
 
@@ -104,7 +109,7 @@ def cen(C) -> np.ndarray:
     raises ``ValueError``.
 
     Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (1e-300 and 1e300 alike); the result is within
+    and any finite non-negative float counts (subnormal to the largest float); the result is within
     1e-15 of the exact value, since every term of the sum is non-negative.
 
     Examples
@@ -114,9 +119,10 @@ def cen(C) -> np.ndarray:
     >>> cen([[[5, 0], [0, 5]], [[1, 1], [1, 1]]]).round(4).tolist()
     [0.0, 1.0]
     """
-    return evaluate(C, lambda m: Partial(cen_of(m))).values
+    return run(C, CEN)
 
 
+@takes_counts
 def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Per-class confusion entropies ``CEN_j`` (lower is better, 0 is best).
 
@@ -145,17 +151,24 @@ def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
     [0.2322, 0.2005, 0.0]
     """
 
-    def kernel(m: Counts) -> Partial:
-        C, d, present = _off_diagonal(m)
+    return run(C, cen_per_class_kernel(zero_division))
+
+
+def cen_per_class_kernel(zero_division: float) -> Kernel:
+    """:func:`cen_per_class` of a block, 0/0 filled with ``zero_division``."""
+
+    def compute(m: Counts) -> Partial:
+        # Each class's row and column in the unit of that class (for float counts): CEN_j is a
+        # function of them alone, exact however far they are from the other classes' counts.
+        seen = m.by_class
+        d = seen.d.astype(np.float64)
         floating = m.C.dtype.kind == "f"
-        rows = C * _log_ratio(C, present, floating, d[..., :, None])  # C_jk ln(d_j / C_jk)
-        columns = C * _log_ratio(C, present, floating, d[..., None, :])  # C_jk ln(d_k / C_jk)
+        R, in_row = _off_diagonal(seen.rows)
+        Q, in_column = (R, in_row) if seen.columns is seen.rows else _off_diagonal(seen.columns)
+        rows = R * _log_ratio(R, in_row, floating, d[..., :, None])  # C_jk ln(d_j / C_jk)
+        columns = Q * _log_ratio(Q, in_column, floating, d[..., None, :])  # C_jk ln(d_k / C_jk)
         numerator = rows.sum(axis=-1) + columns.sum(axis=-2)
         values, undefined = divide(numerator, d * np.log(2.0 * (m.n_classes - 1)), zero_division)
         return Partial(values, undefined, values.size)
 
-    result = evaluate(C, kernel)
-    warn_undefined(
-        result.undefined, result.checked, "CEN_j of a class with no samples", zero_division
-    )
-    return result.values
+    return Kernel(compute, "CEN_j of a class with no samples", zero_division)

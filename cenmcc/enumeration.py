@@ -14,17 +14,15 @@ the K rows), never over compositions or matrices.
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
-from ._validation import as_array
+from ._validation import as_array, check_integer, is_integer
 
 
 def _check_nonnegative_ints(values, name: str) -> np.ndarray:
     """``values`` as a 1-D int64 array of non-negative integers, or a clear error."""
     arr = as_array(values, name=name)
-    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+    if not is_integer(arr):
         raise TypeError(f"{name} must be integers, got dtype {arr.dtype}")
     if arr.dtype == np.uint64 and arr.size and arr.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{name} holds {int(arr.max())}, too large for int64")
@@ -35,16 +33,6 @@ def _check_nonnegative_ints(values, name: str) -> np.ndarray:
         bad = int(arr[np.flatnonzero(arr < 0)[0]])
         raise ValueError(f"{name} must be non-negative, got {bad}")
     return arr
-
-
-def _check_parts(parts, name: str) -> int:
-    try:
-        k = operator.index(parts)
-    except TypeError:
-        raise TypeError(f"{name} must be an integer, got {parts!r}") from None
-    if k < 1:
-        raise ValueError(f"{name} must be at least 1, got {k}")
-    return k
 
 
 def weak_compositions(totals, parts: int) -> np.ndarray:
@@ -79,7 +67,7 @@ def weak_compositions(totals, parts: int) -> np.ndarray:
     [[0, 0], [0, 1], [1, 0]]
     """
     remaining = _check_nonnegative_ints(totals, "totals")
-    k = _check_parts(parts, "parts")
+    k = check_integer(parts, name="parts", low=1)
     values, parents = [], []
     for _ in range(k - 1):
         repeats = remaining + 1
@@ -174,7 +162,5 @@ def matrices_with_total(totals, n_classes: int) -> np.ndarray:
     >>> len(matrices_with_total(range(1, 101), 2))  # Jurman et al. (2012): 4 598 125
     4598125
     """
-    K = _check_parts(n_classes, "n_classes")
-    if K < 2:
-        raise ValueError(f"n_classes must be at least 2, got {K}")
+    K = check_integer(n_classes, name="n_classes", low=2)
     return weak_compositions(totals, K * K).reshape(-1, K, K)

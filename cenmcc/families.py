@@ -16,6 +16,18 @@ Where both print the same formula there is one function, named for the quantity 
 what is printed, not what is true: some of them are wrong on purpose, and their docstrings say
 so and name the correct one.
 
+Literal transcriptions of printed formulas that do not hold (each docstring's first line says
+so); they are kept, under these names, so that the numbers show where the text is wrong:
+
+- :func:`mcc_z_a_preprint`: the preprint's MCC of ``Z_A`` (a sign error; the journal's
+  :func:`mcc_z_a_journal` holds);
+- :func:`mcc_z_a_limit_preprint`: the preprint's limit of MCC(Z_A), twice the true one
+  (:func:`mcc_z_a_limit_journal`);
+- :func:`cen_dice_limit_preprint`: the preprint's limit of the dice CEN, above 1
+  (:func:`cen_dice_limit_journal`);
+- :func:`eq3_first_line_preprint`: the preprint's first line of Eq. (3), not scale invariant
+  and not its second line (:func:`eq3_first_line_journal`, :func:`cenmcc.tmcc`).
+
 Reading of the journal's extracted formulas: the PDF extraction prints ``~`` for ``=``, ``{`` for
 ``-``, ``z`` for ``+``, ``w`` for ``>``, ``v`` for ``<``, ``§`` for ``≥``, ``??`` for ``→ ∞``,
 ``=`` for ``≠`` (as in ``k=j`` under the sum of Eq. (1)), breaks fractions over lines and writes
@@ -35,7 +47,7 @@ import numpy as np
 
 from ._marginals import Counts
 from ._undefined import divide, warn_undefined
-from ._validation import _first_index
+from ._validation import _first_index, as_array, check_integer, is_integer, is_real, real_array
 from .correlation import mcc_of
 
 #: Where the maximum of the binary CEN over ``TP = TN = T``, ``FP = FN = F`` is: ``T/F = e/2 - 1``.
@@ -52,16 +64,6 @@ BINARY_SYMMETRIC_CEN_MAX = 2.0 / (math.e * math.log(2.0))
 # --------------------------------------------------------------------------------------------
 
 
-def _check_n(N, *, minimum: int = 2, name: str = "N") -> int:
-    """A Python or NumPy integer ``>= minimum`` (not a bool): a number of classes by default."""
-    if isinstance(N, bool | np.bool_) or not isinstance(N, int | np.integer):
-        raise TypeError(f"{name} must be an integer, got {N!r}")
-    value = int(N)
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
-
-
 def _check_parameters(minimum: float, *, strict: bool = False, **values) -> list[np.ndarray]:
     """Broadcast named real parameters, check them finite and ``>= minimum`` (``>`` if strict).
 
@@ -70,10 +72,8 @@ def _check_parameters(minimum: float, *, strict: bool = False, **values) -> list
     """
     arrays = {}
     for name, value in values.items():
-        a = np.asarray(value)
-        if a.dtype == np.bool_ or not (
-            np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
-        ):
+        a = as_array(value, name=name)
+        if not is_real(a):
             raise TypeError(f"{name} must be integer or real, got dtype {a.dtype}")
         if not np.all(np.isfinite(a)):
             idx = _first_index(~np.isfinite(np.atleast_1d(a)))
@@ -84,18 +84,18 @@ def _check_parameters(minimum: float, *, strict: bool = False, **values) -> list
             relation = ">" if strict else ">="
             raise ValueError(f"{name} must be {relation} {minimum}, got {np.atleast_1d(a)[idx]}")
         arrays[name] = a
-    integer = all(np.issubdtype(a.dtype, np.integer) for a in arrays.values())
+    integer = all(is_integer(a) for a in arrays.values())
     dtype = np.int64 if integer else np.float64
     return [a.astype(dtype) for a in np.broadcast_arrays(*arrays.values())]
 
 
 def _as_classes(N) -> np.ndarray:
     """``N`` (scalar or array of integers >= 2) as float64 for the closed forms."""
-    n = np.asarray(N)
-    if n.dtype == np.bool_ or not np.issubdtype(n.dtype, np.integer):
+    n = as_array(N, name="N")
+    if not is_integer(n):
         raise TypeError(f"N must be an integer number of classes, got {N!r}")
     if np.any(n < 2):
-        raise ValueError(f"N must be >= 2, got {N!r}")
+        raise ValueError(f"N must be at least 2, got {N!r}")
     return n.astype(np.float64)
 
 
@@ -138,7 +138,7 @@ def b_matrix(N, T, F) -> np.ndarray:
     >>> b_matrix(2, [0, 4], 1).shape
     (2, 2, 2)
     """
-    N = _check_n(N)
+    N = check_integer(N, name="N", low=2)
     T, F = _check_parameters(0, T=T, F=F)
     out = np.empty((*T.shape, N, N), dtype=T.dtype)
     out[...] = F[..., None, None]
@@ -231,7 +231,7 @@ def z_a(N, A) -> np.ndarray:
     >>> z_a(4, [1, 10, 100]).shape
     (3, 4, 4)
     """
-    N = _check_n(N)
+    N = check_integer(N, name="N", low=2)
     (A,) = _check_parameters(1, A=A)
     out = b_matrix(N, np.ones_like(A), np.ones_like(A))
     out[..., N - 1, 0] = A
@@ -263,7 +263,7 @@ def dice(N, A) -> np.ndarray:
     >>> dice(3, 4).tolist()
     [[1, 1, 1], [1, 1, 1], [4, 4, 4]]
     """
-    N = _check_n(N)
+    N = check_integer(N, name="N", low=2)
     (A,) = _check_parameters(1, A=A)
     out = b_matrix(N, np.ones_like(A), np.ones_like(A))
     out[..., N - 1, :] = A[..., None]
@@ -325,11 +325,11 @@ def single_column(true_counts, k: int = 0) -> np.ndarray:
     >>> single_column([1, 1, 1], k=2).tolist()
     [[0, 0, 1], [0, 0, 1], [0, 0, 1]]
     """
-    counts = np.asarray(true_counts)
+    counts = as_array(true_counts, name="true_counts")
     if counts.ndim < 1:
         raise ValueError(f"true_counts must have shape (..., N), got shape {counts.shape}")
-    N = _check_n(counts.shape[-1])
-    k = _check_n(k, minimum=0, name="k")
+    N = check_integer(counts.shape[-1], name="N", low=2)
+    k = check_integer(k, name="k", low=0)
     if k >= N:
         raise ValueError(f"k must be a class index in 0..{N - 1}, got {k}")
     (counts,) = _check_parameters(0, true_counts=counts)
@@ -365,7 +365,7 @@ def swapped_pair(N, F, G=None) -> np.ndarray:
     >>> swapped_pair(3, 2).tolist()
     [[0, 2, 0], [2, 0, 0], [0, 0, 0]]
     """
-    N = _check_n(N)
+    N = check_integer(N, name="N", low=2)
     F, G = _check_parameters(0, strict=True, F=F, G=F if G is None else G)
     out = np.zeros((*F.shape, N, N), dtype=F.dtype)
     out[..., 0, 1] = F
@@ -404,11 +404,14 @@ def acc_z_a(N, A) -> np.ndarray:
     0.3
     """
     n = _as_classes(N)
-    return n / (n**2 + np.asarray(A, dtype=np.float64) - 1.0)
+    return n / (n**2 + real_array(A, name="A") - 1.0)
 
 
 def mcc_z_a_preprint(N, A) -> np.ndarray:
-    """MCC of ``Z_A`` as the preprint prints it: ``-(A - 1) / ((N - 1)(N^2 - 2A - 2))``. Wrong.
+    """Literal transcription of a printed formula that does not hold: the preprint's MCC(Z_A).
+
+    ``-(A - 1) / ((N - 1)(N^2 - 2A - 2))``, as printed; the MCC of ``Z_A`` is
+    :func:`mcc_z_a_journal`.
 
     Parameters
     ----------
@@ -436,7 +439,7 @@ def mcc_z_a_preprint(N, A) -> np.ndarray:
     -0.166667
     """
     n = _as_classes(N)
-    a = np.asarray(A, dtype=np.float64)
+    a = real_array(A, name="A")
     with np.errstate(divide="ignore", invalid="ignore"):  # the pole: ±inf (nan if also A = 1)
         return -(a - 1.0) / ((n - 1.0) * (n**2 - 2.0 * a - 2.0))
 
@@ -471,12 +474,14 @@ def mcc_z_a_journal(N, A) -> np.ndarray:
     -0.045455
     """
     n = _as_classes(N)
-    a = np.asarray(A, dtype=np.float64)
+    a = real_array(A, name="A")
     return -(a - 1.0) / ((n - 1.0) * (n**2 + 2.0 * a - 2.0))
 
 
 def mcc_z_a_limit_preprint(N) -> np.ndarray:
-    """The preprint's limit of MCC(Z_A) for ``A -> ∞``: ``-1/(N - 1)``. Wrong.
+    """Literal transcription of a printed formula that does not hold: preprint's MCC(Z_A) limit.
+
+    The preprint's limit of MCC(Z_A) for ``A -> ∞``, ``-1/(N - 1)``.
 
     Parameters
     ----------
@@ -561,7 +566,7 @@ def cen_z_a(N, A) -> np.ndarray:
     (0.631673, 0.631673)
     """
     n = _as_classes(N)
-    a = np.asarray(A, dtype=np.float64)
+    a = real_array(A, name="A")
     bracket = (
         (n - 2.0) * (n - 1.0) * _log_b(2.0 * n, n)
         + (2.0 * n + a - 3.0) * _log_b(2.0 * n + a - 1.0, n)
@@ -605,7 +610,7 @@ def cen_dice(N, A) -> np.ndarray:
     (0.606479, 0.606479)
     """
     n = _as_classes(N)
-    a = np.asarray(A, dtype=np.float64)
+    a = real_array(A, name="A")
     bracket = (
         (2.0 * n + a - 3.0) * _log_b(2.0 * n + a - 1.0, n)
         - 2.0 * a * _log_b(a, n)
@@ -615,7 +620,9 @@ def cen_dice(N, A) -> np.ndarray:
 
 
 def cen_dice_limit_preprint(N) -> np.ndarray:
-    """The preprint's limit of the dice CEN for ``A -> ∞``, read literally. Wrong.
+    """Literal transcription of a printed formula that does not hold: preprint's dice CEN limit.
+
+    The preprint's limit of the dice CEN for ``A -> ∞``, read literally.
 
     Parameters
     ----------
@@ -821,7 +828,7 @@ def cen_b_from_mcc(N, T, F, mcc) -> np.ndarray:
     t, f = _check_b(T, F)
     positive = f > 0
     ratio = np.divide(t + (n - 1.0) * f, (n - 1.0) * f, out=np.ones_like(t * f), where=positive)
-    value = (1.0 - np.asarray(mcc, dtype=np.float64)) * (1.0 + _log_b(ratio, n)) * (1.0 - 1.0 / n)
+    value = (1.0 - real_array(mcc, name="mcc")) * (1.0 + _log_b(ratio, n)) * (1.0 - 1.0 / n)
     return np.where(positive, value, 0.0)
 
 
@@ -846,7 +853,10 @@ def _eq3_first_line(C, denominator: str, zero_division: float) -> np.ndarray:
 
 
 def eq3_first_line_preprint(C, *, zero_division: float = 0.0) -> np.ndarray:
-    """First line of Eq. (3) as the preprint prints it, without ``1/k``. Not the second line.
+    """Literal transcription of a printed formula that does not hold: preprint's Eq. (3), line 1.
+
+    The first line of Eq. (3) as the preprint prints it, without ``1/k``; it is not the second
+    line.
 
     Parameters
     ----------

@@ -14,36 +14,54 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Partial, evaluate
-from ._undefined import divide, warn_undefined
+from ._marginals import Counts, Kernel, Partial, run, takes_counts
+from ._undefined import divide
 
 AVERAGES = (None, "micro", "macro", "weighted")
 
 
-def _ratio_score(C, ratio, average, zero_division, what) -> np.ndarray:
-    """Per-class ``num/den`` from ``ratio(m)``, averaged as asked; one warning for the 0/0 ones.
+def _precision(m: Counts) -> tuple[np.ndarray, np.ndarray]:
+    return m.by_predicted_class
+
+
+def _recall(m: Counts) -> tuple[np.ndarray, np.ndarray]:
+    return m.by_true_class
+
+
+def _f1(m: Counts) -> tuple[np.ndarray, np.ndarray]:
+    return 2 * m.by_class.diag, m.by_class.d
+
+
+#: The per-class ratio ``(numerator, denominator)`` of each score, by the name its warning uses.
+_RATIOS = {"precision": _precision, "recall": _recall, "F1": _f1}
+
+
+def ratio_kernel(what: str, average, zero_division: float) -> Kernel:
+    """Per-class precision, recall or F1 (``what``), averaged as asked; 0/0 filled and counted.
 
     Micro-averaging pools the counts: sum_k C_kk over sum_k p_k (or t_k, or both), which is the
     accuracy for single-label data.
     """
     if average not in AVERAGES:
         raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
+    ratio = _RATIOS[what]
 
-    def kernel(m: Counts) -> Partial:
+    def compute(m: Counts) -> Partial:
         if average == "micro":
             return Partial(m.correct / m.total)
-        values, undefined = divide(*ratio(m), zero_division)
+        num, den = ratio(m)
+        values, _ = divide(num, den, zero_division)
+        undefined = den == 0
         if average == "macro":
             averaged = np.einsum("...k->...", values) / m.n_classes
-        elif average == "weighted":  # by support t_k
+        elif average == "weighted":  # by support t_k: a class without true samples weighs 0
             averaged = np.einsum("...k,...k->...", values, m.true) / m.total
+            undefined &= m.true > 0
         else:
             averaged = values
-        return Partial(averaged, undefined, values.size)
+        return Partial(averaged, int(np.count_nonzero(undefined)), values.size)
 
-    result = evaluate(C, kernel)
-    warn_undefined(result.undefined, result.checked, what, zero_division)
-    return result.values
+    return Kernel(compute, what, zero_division)
 
 
 _PARAMETERS = """
@@ -57,20 +75,24 @@ _PARAMETERS = """
         "weighted": mean weighted by the number of true samples of each class.
     zero_division : float, default 0.0
         Value of a class whose ratio is 0/0; counted in one ``UndefinedMetricWarning`` per call.
-        Every class of ``C`` takes part in the averages, including empty ones.
+        Every class of ``C`` takes part in the averages, including empty ones; with
+        ``"weighted"`` a class without true samples has weight 0, and its 0/0 is not counted.
 """
 
 
+@takes_counts
 def precision(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return _ratio_score(C, lambda m: (m.diag, m.pred), average, zero_division, "precision")
+    return run(C, ratio_kernel("precision", average, zero_division))
 
 
+@takes_counts
 def recall(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return _ratio_score(C, lambda m: (m.diag, m.true), average, zero_division, "recall")
+    return run(C, ratio_kernel("recall", average, zero_division))
 
 
+@takes_counts
 def f1_score(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return _ratio_score(C, lambda m: (2 * m.diag, m.true + m.pred), average, zero_division, "F1")
+    return run(C, ratio_kernel("F1", average, zero_division))
 
 
 precision.__doc__ = f"""Precision: the fraction of samples predicted as class k that are of class k.
@@ -131,6 +153,7 @@ f1_score.__doc__ = f"""F1 score: the harmonic mean of precision and recall of ea
     """
 
 
+@takes_counts
 def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Harmonic mean of macro-precision and macro-recall ("macro F1" of the white paper).
 
@@ -159,14 +182,17 @@ def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(f1_of_macro_averages(C)), 4)
     0.8005
     """
+    return run(C, f1_of_macro_averages_kernel(zero_division))
 
-    def kernel(m: Counts) -> Partial:
-        prec, n_p = divide(m.diag, m.pred, zero_division)
-        rec, n_r = divide(m.diag, m.true, zero_division)
+
+def f1_of_macro_averages_kernel(zero_division: float) -> Kernel:
+    """:func:`f1_of_macro_averages` of a block, every 0/0 filled with ``zero_division``."""
+
+    def compute(m: Counts) -> Partial:
+        prec, n_p = divide(*_precision(m), zero_division)
+        rec, n_r = divide(*_recall(m), zero_division)
         p, r = prec.mean(axis=-1), rec.mean(axis=-1)
         f1, n_f = divide(2 * p * r, p + r, zero_division)
         return Partial(f1, n_p + n_r + n_f, prec.size + rec.size + f1.size)
 
-    result = evaluate(C, kernel)
-    warn_undefined(result.undefined, result.checked, "precision/recall/F1", zero_division)
-    return result.values
+    return Kernel(compute, "precision/recall/F1", zero_division)

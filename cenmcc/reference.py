@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 
+from ._validation import as_array
+
 
 def _matrix(C) -> list[list[float]]:
-    rows = [[float(x) for x in row] for row in C]
+    rows = [[float(x) for x in row] for row in as_array(C, name="C").tolist()]
     if len(rows) < 2 or any(len(r) != len(rows) for r in rows):
         raise ValueError("C must be a square K x K matrix with K >= 2")
     return rows

@@ -45,7 +45,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import check_label_set, check_probabilities, check_scores, encode_labels
+from ._labels import Labels, encode, read_label_set, read_samples
+from ._validation import check_probabilities, check_scores
 
 
 class HandTillAUC(NamedTuple):
@@ -175,10 +176,11 @@ def log_loss(y_true, proba, labels=None) -> float:
     >>> log_loss(y, [[0.0, 1.0], [0.25, 0.75], [0.0, 1.0]])
     inf
     """
-    y, p = check_probabilities(y_true, proba)
+    y = read_samples(y_true)
+    p = check_probabilities(proba, y.index.size)
     index, _ = _class_index(y, p.shape[1], labels, name="proba", all_present=False)
     with np.errstate(divide="ignore"):  # ln 0 = -inf is the honest value
-        return float(-np.log(p[np.arange(y.size), index]).mean())
+        return float(-np.log(p[np.arange(index.size), index]).mean())
 
 
 def hand_till_auc(y_true, scores, labels=None, *, pairwise: bool = False):
@@ -268,7 +270,8 @@ def hand_till_auc(y_true, scores, labels=None, *, pairwise: bool = False):
     >>> r.auc == hand_till_auc(y, s) == (0.8125 + 1 + 1) / 3
     True
     """
-    y, s = check_scores(y_true, scores)
+    y = read_samples(y_true)
+    s = check_scores(scores, y.index.size)
     K = s.shape[1]
     index, classes = _class_index(y, K, labels, name="scores", all_present=True)
     U, n = _pair_counts(index, s)
@@ -347,15 +350,16 @@ def one_vs_rest_pr_curves(y_true, scores, labels=None) -> OneVsRestCurves:
     >>> r.roc_auc.tolist()  # a: pairs (0.9 > 0.4, 0.9 > 0.2, 0.3 < 0.4, 0.3 > 0.2)
     [0.75, 1.0, 1.0]
     """
-    y, s = check_scores(y_true, scores)
+    y = read_samples(y_true)
+    s = check_scores(scores, y.index.size)
     K = s.shape[1]
     index, classes = _class_index(y, K, labels, name="scores", all_present=True)
     ranks = _ColumnRanks(index, s)
     U, n = _pair_counts(index, s, ranks)
-    roc_auc = (U.sum(axis=1) - np.diagonal(U)) / (n * (y.size - n))
+    roc_auc = (U.sum(axis=1) - np.diagonal(U)) / (n * (index.size - n))
 
     # Precision and recall at the end of every tie group (one point per distinct score).
-    size = np.arange(1, y.size + 1)  # TP + FP at each sorted position
+    size = np.arange(1, index.size + 1)  # TP + FP at each sorted position
     gain = ranks.through - ranks.above  # positives in the tie group, counted at its end
     step = np.where(ranks.is_end, gain * (ranks.through / size), 0.0)
     average_precision = step.sum(axis=1) / n
@@ -380,23 +384,24 @@ def one_vs_rest_pr_curves(y_true, scores, labels=None) -> OneVsRestCurves:
     )
 
 
-def _class_index(y, K: int, labels, *, name: str, all_present: bool):
+def _class_index(y: Labels, K: int, labels, *, name: str, all_present: bool):
     """Column index of every sample's true class, and the labels of the K columns."""
     if labels is None:
-        classes = np.unique(y)
+        classes, index = y.distinct, y.index
         if classes.size != K:
             raise ValueError(
                 f"y_true has {classes.size} distinct labels but {name} has {K} columns; "
                 "pass `labels` to give the class of each column"
             )
     else:
-        classes = check_label_set(labels)
+        given = read_label_set(labels)
+        classes = given.labels
         if classes.size != K:
             raise ValueError(
                 f"labels has {classes.size} entries but {name} has {K} columns; "
                 "give one label per column"
             )
-    index = encode_labels(y, classes, name="y_true")
+        index = encode(y, given, name="y_true", classes_name="labels")
     if all_present:
         n = np.bincount(index, minlength=K)
         if np.any(n == 0):

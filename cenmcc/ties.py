@@ -54,6 +54,7 @@ from math import isqrt, prod
 import numpy as np
 
 from ._marginals import Counts
+from ._validation import as_array
 
 #: Largest total s with s⁴ < 2⁶³: up to it MCC's ``num²`` and ``den`` (both <= s⁴) are exact in
 #: int64; above it :func:`tie_ranks` works with Python integers.
@@ -139,7 +140,7 @@ def _stacks(C) -> list[Counts]:
     stacks = []
     for i, part in enumerate(C if several else [C]):
         name = f"C[{i}]" if several else "C"
-        arr = np.asarray(part)
+        arr = as_array(part, name=name)
         if arr.dtype.kind == "f":
             raise TypeError(
                 f"{name} holds float counts (dtype {arr.dtype}); exact ties need integer "

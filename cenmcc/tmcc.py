@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Partial, evaluate
-from ._undefined import warn_undefined
-from ._validation import as_array, check_real
+from ._marginals import Counts, Kernel, Partial, run, takes_counts
+from ._validation import as_array, check_real, is_real
 from .correlation import exact_mcc, mcc_of
 
 #: ``(a, b, c)`` of ``k(K) = a (1 + b / ln K + c / ln^2 K)``, printed with Eq. (3) of Jurman &
@@ -40,9 +39,7 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     1.130193
     """
     K = as_array(K, name="K")
-    if K.dtype == np.bool_ or not (
-        np.issubdtype(K.dtype, np.integer) or np.issubdtype(K.dtype, np.floating)
-    ):
+    if not is_real(K):
         raise TypeError(f"K must be a real number of classes, got {K!r}")
     bad = ~np.isfinite(K) | (K < 2) if K.dtype.kind == "f" else K < 2
     if np.any(bad):
@@ -52,6 +49,7 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     return a * (1.0 + b / ln + c / ln**2)
 
 
+@takes_counts
 def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     """Transformed MCC: the right member of Eq. (3) without the ``1/k`` factor, so tMCC ≈ k·CEN.
 
@@ -83,7 +81,7 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     exact with k = 1.
 
     Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (1e-300 and 1e300 alike). For all of them the
+    and any finite non-negative float counts (subnormal to the largest float). For all of them the
     result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
     exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
     small integer multiples of one power of two, take a slower exact path in Python integers.
@@ -95,9 +93,12 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> bool(abs(tmcc(C) - cen(C)) < 1e-12)
     True
     """
-    result = evaluate(C, lambda m: _tmcc(m, zero_division))
-    warn_undefined(result.undefined, result.checked, "MCC", zero_division)
-    return result.values
+    return run(C, tmcc_kernel(zero_division))
+
+
+def tmcc_kernel(zero_division: float) -> Kernel:
+    """:func:`tmcc` of a block, a 0/0 MCC filled with ``zero_division``."""
+    return Kernel(lambda m: _tmcc(m, zero_division), "MCC", zero_division)
 
 
 def _tmcc(m: Counts, zero_division: float) -> Partial:

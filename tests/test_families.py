@@ -6,6 +6,7 @@ smallest counterexample (so a regression in the metrics cannot make them pass un
 their corrections to hold. Exact values come from rational arithmetic done here by hand.
 """
 
+import re
 from fractions import Fraction
 from math import e, log
 
@@ -76,7 +77,7 @@ def test_parameters_broadcast_and_keep_their_kind():
 @pytest.mark.parametrize(
     ("call", "error", "match"),
     [
-        (lambda: fam.z_a(1, 2), ValueError, "N must be >= 2"),
+        (lambda: fam.z_a(1, 2), ValueError, "N must be at least 2"),
         (lambda: fam.z_a(3.0, 2), TypeError, "N must be an integer"),
         (lambda: fam.z_a(True, 2), TypeError, "N must be an integer"),
         (lambda: fam.z_a(3, [2, 0.5]), ValueError, r"A must be >= 1, got 0.5"),
@@ -88,7 +89,13 @@ def test_parameters_broadcast_and_keep_their_kind():
         (lambda: fam.swapped_pair(3, 0), ValueError, "F must be > 0"),
         (lambda: fam.mcc_b(3, 0, 0), ValueError, "T \\+ F > 0"),
         (lambda: fam.cen_binary(0, 0, 0, 0), ValueError, "at least one sample"),
-        (lambda: fam.cen_constant(1), ValueError, "N must be >= 2"),
+        (lambda: fam.cen_constant(1), ValueError, "N must be at least 2"),
+        (lambda: fam.z_a(np.timedelta64(3), 2), TypeError, "N must be an integer"),
+        (lambda: fam.z_a(3, np.ma.array([2, 3], mask=[0, 1])), TypeError, "A is a masked array"),
+        (lambda: fam.cen_z_a(3, np.ma.array([2.0])), TypeError, "A is a masked array"),
+        (lambda: fam.cen_dice(np.array([3], "m8[s]"), 2), TypeError, "N must be an integer"),
+        (lambda: fam.single_column(np.ma.array([1, 1])), TypeError, "true_counts is a masked"),
+        (lambda: fam.mcc_b(3, np.ma.array([1]), 1), TypeError, "T is a masked array"),
     ],
 )
 def test_bad_parameters_raise_clear_errors(call, error, match):
@@ -293,3 +300,23 @@ def test_binary_symmetric_maximum_is_not_at_t0():
     above = (T > 0) & (T < F)
     assert np.all(cen[above] > 1)
     assert np.all(cen[~above] <= 1 + 1e-14)
+
+
+def test_transcriptions_of_wrong_formulas_are_marked_and_listed():
+    """Every function whose first docstring line says it transcribes a formula that does not
+    hold is listed in the module docstring, and every listed one says so."""
+    mark = "Literal transcription of a printed formula that does not hold:"
+    marked = {
+        name for name, f in vars(fam).items() if callable(f) and (f.__doc__ or "").startswith(mark)
+    }
+    listed = set(re.findall(r"^- :func:`(\w+)`", fam.__doc__, flags=re.MULTILINE))
+    assert (
+        marked
+        == listed
+        == {
+            "mcc_z_a_preprint",
+            "mcc_z_a_limit_preprint",
+            "cen_dice_limit_preprint",
+            "eq3_first_line_preprint",
+        }
+    )
