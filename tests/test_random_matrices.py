@@ -294,7 +294,7 @@ def test_command_line_writes_every_output(tmp_path, capsys):
 
 
 def test_the_table_is_opt_in(tmp_path):
-    argv = ["random-matrices", "--n", "300", "--resamples", "20", "--jobs", "1", "--quiet"]
+    argv = ["random-matrices", "--n", "300", "--resamples", "40", "--jobs", "1", "--quiet"]
     assert cli_main([*argv, "--out", str(tmp_path)]) == 0
     assert not (tmp_path / rm.NAME / "matrices.npz").exists()
 
@@ -307,7 +307,7 @@ def loaded(_):
     import sys
     return sorted(m for m in ("pandas", "matplotlib", "scipy") if m in sys.modules)
 
-run(Config(n_matrices=20_000, n_resamples=10), jobs=2, quiet=True)
+run(Config(n_matrices=20_000, n_resamples=40), jobs=2, quiet=True)
 print(sorted({m for ms in joblib.Parallel(n_jobs=2)(joblib.delayed(loaded)(i) for i in range(4))
               for m in ms}))
 """

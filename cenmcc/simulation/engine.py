@@ -474,9 +474,10 @@ def run(
         chunk_seconds = time.perf_counter() - start
         context = _Context(sim, store, parallel)
         summary, states = _summarize(sim, [r.result() for r in reducers], context)
-        table = (
-            {name: np.array(store.read(name)) for name in store.dtypes} if sim.keep_table else None
-        )
+        table = None
+        if sim.keep_table:  # K and the measures (not the values studies derived from them)
+            names = [GROUP, *(m.name for m in sim.resolved_measures)]
+            table = {name: np.array(store.read(name)) for name in names}
     finally:
         store.close()
     _warn(sim, summary, warned)
