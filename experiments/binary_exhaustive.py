@@ -34,7 +34,6 @@ from math import comb
 
 import numpy as np
 import pandas as pd
-from matplotlib.lines import Line2D
 
 import cenmcc
 from cenmcc.simulation import resources
@@ -43,7 +42,7 @@ from cenmcc.simulation.outputs import save_figure, write_json, write_table
 
 from .discriminancy import mcc_counting_fills
 from .paths import output_dir
-from .plotting import COLUMN, PAGE, close, style, subplots
+from .plotting import COLUMN, PAGE, close, legend_key, style, subplots
 
 NAME = "binary"
 
@@ -332,18 +331,16 @@ def plot_figure4(table: pd.DataFrame, *, panels=PANELS, gridsize: int = 80):
         for ax in axes[::3]:
             ax.set_ylabel("CEN")
         handles = [
-            Line2D([], [], ls="", marker="o", ms=3, color="C0", label="one binary matrix"),
-            Line2D(
-                [],
-                [],
+            legend_key("one binary matrix", ls="", marker="o", ms=3, color="C0"),
+            legend_key(
+                "$\\mathrm{MCC} = 0/0$ (an empty row or column), plotted at 0",
                 ls="",
                 marker="x",
                 ms=4,
                 mew=0.8,
                 color="C3",
-                label="$\\mathrm{MCC} = 0/0$ (an empty row or column), plotted at 0",
             ),
-            Line2D([], [], ls="--", lw=0.8, color="0.3", label="$\\mathrm{CEN} = 1$"),
+            legend_key("$\\mathrm{CEN} = 1$", ls="--", lw=0.8, color="0.3"),
         ]
         fig.legend(handles=handles, loc="outside upper center", ncols=3)
     return fig

@@ -36,7 +36,6 @@ import time
 
 import numpy as np
 import pandas as pd
-from matplotlib.lines import Line2D
 
 import cenmcc
 from cenmcc.simulation import resources
@@ -56,7 +55,7 @@ from cenmcc.simulation.outputs import (
 from cenmcc.simulation.parallel import map_tasks
 
 from .paths import output_dir
-from .plotting import PAGE, close, style, subplots
+from .plotting import PAGE, close, legend_key, style, subplots
 
 NAME = "discriminancy"
 
@@ -472,19 +471,16 @@ def plot(table: pd.DataFrame, *, paper_sizes=PAPER_SIZES):
             ax.set_xticks(sorted(table["n"].unique()))
         axes[0].set_ylabel("degree of discriminancy $|P|\\,/\\,|Q|$")
         handles = [
-            Line2D(
-                [],
-                [],
+            legend_key(
+                "one split of the $n$ samples, ties decided exactly",
                 ls="",
                 marker="o",
                 ms=2.6,
                 mew=0,
                 color="C0",
-                label="one split of the $n$ samples, ties decided exactly",
             ),
-            Line2D(
-                [],
-                [],
+            legend_key(
+                "(a) the same split with float == ties",
                 ls="-",
                 lw=0.6,
                 marker="o",
@@ -492,26 +488,18 @@ def plot(table: pd.DataFrame, *, paper_sizes=PAPER_SIZES):
                 mfc="none",
                 mew=0.6,
                 color="C1",
-                label="(a) the same split with float == ties",
             ),
-            Line2D(
-                [],
-                [],
+            legend_key(
+                f"class sizes ${tuple(paper_sizes)}$, the paper's case",
                 ls="",
                 marker="o",
                 ms=6,
                 mfc="none",
                 mew=0.8,
                 color="k",
-                label=f"class sizes ${tuple(paper_sizes)}$, the paper's case",
             ),
-            Line2D(
-                [],
-                [],
-                ls="--",
-                lw=0.8,
-                color="0.3",
-                label=f"(a) printed: “about {PAPER_DISCRIMINANCY:g}”",
+            legend_key(
+                f"(a) printed: “about {PAPER_DISCRIMINANCY:g}”", ls="--", lw=0.8, color="0.3"
             ),
         ]
         fig.legend(handles=handles, loc="outside upper center", ncols=2)

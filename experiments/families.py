@@ -37,7 +37,6 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-from matplotlib.lines import Line2D
 
 import cenmcc
 from cenmcc import families as fam
@@ -51,7 +50,7 @@ from cenmcc.simulation.outputs import (
 )
 
 from .paths import output_dir
-from .plotting import COLUMN, PAGE, close, ordered_colors, style, subplots
+from .plotting import COLUMN, PAGE, close, legend_key, ordered_colors, style, subplots
 
 #: The output directory, ``<out>/families``.
 NAME = "families"
@@ -938,7 +937,7 @@ PLOT_N_B = (2, 3, 5, 10, 30)
 
 def _n_handles(Ns, colors) -> list:
     """Legend entries for the curves of each N."""
-    return [Line2D([], [], color=c, label=f"$N = {N}$") for N, c in zip(Ns, colors, strict=True)]
+    return [legend_key(f"$N = {N}$", color=c) for N, c in zip(Ns, colors, strict=True)]
 
 
 def _plot_z_a(table: pd.DataFrame):
@@ -956,7 +955,7 @@ def _plot_z_a(table: pd.DataFrame):
                 limit = float(fam.mcc_z_a_limit_journal(N))
                 ax.axhline(limit, ls=":", lw=0.9, color=color)
         ax.set(xscale="log", xlabel="$A$", ylabel=f"{measure}$(Z_A)$", title=title)
-    limit = Line2D([], [], ls=":", lw=0.9, color="0.3", label="MCC limit,\n$-1/(2N-2)$")
+    limit = legend_key("MCC limit,\n$-1/(2N-2)$", ls=":", lw=0.9, color="0.3")
     fig.legend(handles=[*_n_handles(PLOT_N, colors), limit], loc="outside right upper")
     return fig
 
@@ -981,7 +980,7 @@ def _plot_dice(table: pd.DataFrame):
         transform=axes[1].transAxes,
         ha="center",
     )
-    limit = Line2D([], [], ls=":", lw=0.9, color="0.3", label="CEN limit,\n$A \\to \\infty$")
+    limit = legend_key("CEN limit,\n$A \\to \\infty$", ls=":", lw=0.9, color="0.3")
     fig.legend(handles=[*_n_handles(PLOT_N, colors), limit], loc="outside right upper")
     return fig
 
@@ -1058,16 +1057,8 @@ def _plot_b(table: pd.DataFrame, F: int = 1000):
     handles = _n_handles(PLOT_N_B, colors)
     handles[0].set_label("$N = 2$ (binary)")
     handles += [
-        Line2D([], [], ls="--", color="0.3", lw=0.8, label="$\\mathrm{CEN} = 1$"),
-        Line2D(
-            [],
-            [],
-            ls="",
-            marker="*",
-            ms=7,
-            color="k",
-            label="CEN maximum,\n$N = 2$: $2/(e\\,\\ln 2)$",
-        ),
+        legend_key("$\\mathrm{CEN} = 1$", ls="--", color="0.3", lw=0.8),
+        legend_key("CEN maximum,\n$N = 2$: $2/(e\\,\\ln 2)$", ls="", marker="*", ms=7, color="k"),
     ]
     fig.legend(handles=handles, loc="outside right upper")
     return fig

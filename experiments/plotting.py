@@ -23,6 +23,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.lines import Line2D
 
 #: Width in inches of one journal column (89 mm) and of the full text width (183 mm).
 COLUMN = 3.5
@@ -87,6 +88,11 @@ def ordered_colors(n: int) -> list:
     The light yellow end is left out: it does not show on white.
     """
     return [plt.get_cmap("viridis")(x) for x in np.linspace(0.0, 0.82, n)]
+
+
+def legend_key(label: str, **line) -> Line2D:
+    """A legend entry drawn as a line or marker (``Line2D`` keywords), with no data of its own."""
+    return Line2D([], [], label=label, **line)
 
 
 def close(fig) -> None:

@@ -658,7 +658,6 @@ def plot(table: pd.DataFrame) -> Figure:
     reproduced values, open ones not; a line separates the single readings from their
     combinations.
     """
-    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     from . import plotting
@@ -710,19 +709,11 @@ def plot(table: pd.DataFrame) -> Figure:
         )
         handles = [
             Patch(color="C2", alpha=0.22, lw=0, label=f"$\\pm{THRESHOLD:g}$ SE"),
-            Line2D([], [], ls="", marker="o", ms=3.2, color="C0", label="inside: reproduced"),
-            Line2D(
-                [],
-                [],
-                ls="",
-                marker="o",
-                ms=3.2,
-                mfc="white",
-                mec="C0",
-                mew=0.9,
-                label="outside: not reproduced",
+            plotting.legend_key("inside: reproduced", ls="", marker="o", ms=3.2, color="C0"),
+            plotting.legend_key(
+                "outside: not reproduced", ls="", marker="o", ms=3.2, mfc="white", mec="C0", mew=0.9
             ),
-            Line2D([], [], color="C0", lw=0.8, label="$\\pm 1$ SE"),
+            plotting.legend_key("$\\pm 1$ SE", color="C0", lw=0.8),
         ]
         fig.legend(handles=handles, loc="outside upper center", ncols=len(handles))
     return fig
