@@ -42,7 +42,7 @@ from cenmcc.simulation.outputs import save_figure, write_json, write_table
 
 from .discriminancy import mcc_counting_fills
 from .paths import output_dir
-from .plotting import close, subplots
+from .plotting import COLUMN, PAGE, close, legend_key, style, subplots
 
 NAME = "binary"
 
@@ -302,66 +302,94 @@ def plot_figure4(table: pd.DataFrame, *, panels=PANELS, gridsize: int = 80):
     """CEN against MCC: one scatter per total in ``panels``, then a hexbin of every matrix.
 
     Matrices whose MCC is 0/0 (plotted at the fill value 0) are drawn as red crosses; the
-    dashed line is CEN = 1.
+    dashed line is CEN = 1. Scatters and hexbin are rasterized, the rest of a PDF is vector.
     """
-    fig, axes = subplots(2, 3, width=3.6, height=3.2, sharex=True, sharey=True)
-    axes = axes.ravel()
-    for ax, s in zip(axes, panels, strict=False):
-        sub = table[table["s"] == s]
-        undefined = sub["mcc_undefined"].to_numpy()
-        ok, bad = sub[~undefined], sub[undefined]
-        size = 12 if len(sub) < 1000 else 3
-        ax.scatter(ok["mcc"], ok["cen"], s=size, alpha=0.4, lw=0, rasterized=True)
-        ax.scatter(
-            bad["mcc"], bad["cen"], s=12, marker="x", color="C3", lw=0.8, label="MCC 0/0, set to 0"
+    with style():
+        fig, axes = subplots(2, 3, width=PAGE / 3, height=2.2, sharex=True, sharey=True)
+        axes = axes.ravel()
+        for ax, s, letter in zip(axes, panels, "abcde", strict=False):
+            sub = table[table["s"] == s]
+            undefined = sub["mcc_undefined"].to_numpy()
+            ok, bad = sub[~undefined], sub[undefined]
+            size, alpha = (8, 0.5) if len(sub) < 1000 else (1.5, 0.3)
+            ax.scatter(ok["mcc"], ok["cen"], s=size, alpha=alpha, lw=0, color="C0", rasterized=True)
+            ax.scatter(bad["mcc"], bad["cen"], s=10, marker="x", color="C3", lw=0.6)
+            r = pearson(sub["cen"].to_numpy(), sub["mcc"].to_numpy())
+            ax.set_title(f"({letter}) $s = {s}$: {len(sub):,} matrices\n$r = {r:.3f}$")
+        ax = axes[len(panels)]
+        hb = ax.hexbin(
+            table["mcc"], table["cen"], gridsize=gridsize, bins="log", mincnt=1, rasterized=True
         )
-        r = pearson(sub["cen"].to_numpy(), sub["mcc"].to_numpy())
-        ax.set_title(f"s = {s}: {len(sub):,} matrices, r = {r:.3f}", fontsize=9)
-    ax = axes[len(panels)]
-    hb = ax.hexbin(table["mcc"], table["cen"], gridsize=gridsize, bins="log", mincnt=1)
-    fig.colorbar(hb, ax=ax, label="matrices per cell")
-    r = pearson(table["cen"].to_numpy(), table["mcc"].to_numpy())
-    lo, hi = table["s"].min(), table["s"].max()
-    ax.set_title(f"all s = {lo}..{hi}: {len(table):,} matrices, r = {r:.3f}", fontsize=9)
-    for ax in axes:
-        ax.axhline(1.0, color="gray", lw=0.8, ls="--")
-    for ax in axes[3:]:
-        ax.set_xlabel("MCC")
-    for ax in axes[::3]:
-        ax.set_ylabel("CEN")
-    axes[0].legend(fontsize=7, loc="upper right")
+        fig.colorbar(hb, ax=ax, label="matrices per cell")
+        r = pearson(table["cen"].to_numpy(), table["mcc"].to_numpy())
+        lo, hi = table["s"].min(), table["s"].max()
+        ax.set_title(f"(f) $s = {lo}, \\ldots, {hi}$: {len(table):,} matrices\n$r = {r:.3f}$")
+        for ax in axes:
+            ax.axhline(1.0, color="0.3", lw=0.8, ls="--")
+        for ax in axes[3:]:
+            ax.set_xlabel("MCC")
+        for ax in axes[::3]:
+            ax.set_ylabel("CEN")
+        handles = [
+            legend_key("one binary matrix", ls="", marker="o", ms=3, color="C0"),
+            legend_key(
+                "$\\mathrm{MCC} = 0/0$ (an empty row or column), plotted at 0",
+                ls="",
+                marker="x",
+                ms=4,
+                mew=0.8,
+                color="C3",
+            ),
+            legend_key("$\\mathrm{CEN} = 1$", ls="--", lw=0.8, color="0.3"),
+        ]
+        fig.legend(handles=handles, loc="outside upper center", ncols=3)
     return fig
 
 
 def plot_figure3(ratio_range=(1e-3, 1e3), n_points: int = 2001, F: int = 1000):
     """CEN and MCC of [[T, F], [F, T]] against T/F (log axis), with CEN = 1 and CEN's maximum.
 
-    Lines are the closed forms of the module docstring; dots are :func:`cenmcc.cen` and
+    Lines are the closed forms of the module docstring; markers are :func:`cenmcc.cen` and
     :func:`cenmcc.mcc` on integer matrices with ``F`` = 1000 off the diagonal.
     """
     ratio = np.geomspace(*ratio_range, n_points)
     x = 1 / (1 + ratio)  # F / (T + F)
-    fig, ax = subplots(1, 1, width=6.4, height=3.8)
-    ax.plot(ratio, x * (1 - np.log2(x)), color="C0", label="CEN = x (1 - log2 x), x = F/(T+F)")
-    ax.plot(ratio, 1 - 2 * x, color="C1", label="MCC = 1 - 2x")
+    cen_closed, mcc_closed = x * (1 - np.log2(x)), 1 - 2 * x
     T = np.unique(np.round(np.geomspace(F * ratio_range[0], F * ratio_range[1], 25)).astype(int))
     C = np.stack([np.stack([T, np.full_like(T, F)], -1), np.stack([np.full_like(T, F), T], -1)], -2)
-    ax.plot(T / F, cenmcc.cen(C), "o", ms=3, color="C0", label=f"cenmcc, F = {F}")
-    ax.plot(T / F, cenmcc.mcc(C), "s", ms=3, color="C1", label=f"cenmcc, F = {F}")
-    ax.axhline(1.0, color="gray", ls="--", lw=1, label="CEN = 1")
-    ax.plot([T_OVER_F_STAR], [CEN_MAX_SYMMETRIC], "k*", ms=10)
-    ax.annotate(
-        f"max CEN = 2/(e ln 2) = {CEN_MAX_SYMMETRIC:.4f}\nat T/F = e/2 - 1 = {T_OVER_F_STAR:.3f}",
-        (T_OVER_F_STAR, CEN_MAX_SYMMETRIC),
-        xytext=(2e-3, 0.55),
-        fontsize=8,
-        arrowprops={"arrowstyle": "->", "lw": 0.8},
-    )
-    ax.set_xscale("log")
-    ax.set_xlabel("T / F")
-    ax.set_ylabel("value")
-    ax.set_title("[[T, F], [F, T]]: CEN > 1 exactly when 0 < T < F")
-    ax.legend(fontsize=7, loc="lower right")
+    marker = {"ls": "", "ms": 3.5, "mfc": "none", "mew": 0.8}
+    with style():
+        fig, ax = subplots(1, 1, width=COLUMN, height=3.4)
+        ax.fill_between(ratio, 1, cen_closed, where=cen_closed > 1, color="C0", alpha=0.25, lw=0)
+        # Legend order, two columns: CEN's entries, then MCC's.
+        ax.plot(ratio, cen_closed, color="C0", label="CEN, closed form $x\\,(1 - \\log_2 x)$")
+        ax.plot(T / F, cenmcc.cen(C), marker="o", color="C0", label="CEN, computed", **marker)
+        ax.axhline(1.0, color="0.3", ls="--", lw=0.8, label="$\\mathrm{CEN} = 1$")
+        ax.plot(ratio, mcc_closed, color="C1", label="MCC, closed form $1 - 2x$")
+        ax.plot(T / F, cenmcc.mcc(C), marker="s", color="C1", label="MCC, computed", **marker)
+        ax.plot([T_OVER_F_STAR], [CEN_MAX_SYMMETRIC], "k*", ms=7, zorder=4)
+        ax.annotate(
+            "maximum $\\mathrm{CEN} = 2/(e\\,\\ln 2)$\n"
+            f"$\\approx {CEN_MAX_SYMMETRIC:.4f}$, at\n"
+            f"$T/F = e/2 - 1 \\approx {T_OVER_F_STAR:.3f}$",
+            (T_OVER_F_STAR, CEN_MAX_SYMMETRIC),
+            xytext=(1.5e-3, 0.1),
+            fontsize=7,
+            va="bottom",
+            arrowprops={"arrowstyle": "->", "lw": 0.6, "shrinkB": 4, "relpos": (0.9, 1.0)},
+        )
+        ax.set(
+            xscale="log",
+            xlabel="$T/F$",
+            ylabel="CEN or MCC",
+            title="$[[T, F], [F, T]]$: $\\mathrm{CEN} > 1$ exactly when $0 < T < F$",
+        )
+        fig.legend(
+            loc="outside lower center",
+            ncols=2,
+            title=f"$x = F/(T + F)$; computed: cenmcc on integer matrices, $F = {F}$",
+            title_fontsize=7,
+        )
     return fig
 
 

@@ -85,14 +85,14 @@ TARGETS = {
     "ci95_low": Target(_LO, SE_MEAN_PRINTED, "1.000328"),
     "ci95_high": Target(_HI, SE_MEAN_PRINTED, "1.000711"),
 }
-#: Short names of the statistics, for the figure.
-LABELS = {
-    "pearson_tmcc_kcen": "r(tMCC, k·CEN)",
-    "consistency_tmcc_kcen": "consistency(tMCC, k·CEN)",
-    "mean_ratio": "mean tMCC/(k·CEN)",
-    "sd_ratio": "SD of tMCC/(k·CEN)",
-    "ci95_low": "95% interval, lower end",
-    "ci95_high": "95% interval, upper end",
+#: The figure's panel titles (short: each panel is a sixth of the page wide).
+PANEL_TITLES = {
+    "pearson_tmcc_kcen": "Pearson $r$",
+    "consistency_tmcc_kcen": "consistency",
+    "mean_ratio": "mean ratio",
+    "sd_ratio": "SD of ratio",
+    "ci95_low": "95% CI, low",
+    "ci95_high": "95% CI, high",
 }
 #: Every statistic reported per reading: the targets, and r(CEN, MCC) (no printed number).
 STATISTICS = (*TARGETS, "pearson_cen_mcc")
@@ -603,36 +603,104 @@ def run(
 # Figure and outputs
 
 
+def _published_text(stat: str) -> str:
+    """The published value as the figure states it."""
+    if stat == "consistency_tmcc_kcen":
+        return "$1 - 10^{-7}$"
+    if stat == "sd_ratio":
+        return f"{TARGETS[stat].value:.4f} (implied)"
+    return f"{TARGETS[stat].value:.7g}"
+
+
+def _symlog_ticks(ax, limit: float) -> None:
+    """Symmetric-log x ticks: 0, ±3 and every decade marked; 0 and ±10^3 (or less) labelled."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+
+    decades = [10.0**k for k in range(1, 7) if 10.0**k <= limit]
+    labelled = {decades[min(2, len(decades) - 1)]} if decades else set()
+    ticks = sorted({0.0, *decades, *(-d for d in decades)})
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(FixedLocator([-THRESHOLD, THRESHOLD]))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+    def label(x, _pos):
+        if x == 0:
+            return "0"
+        if abs(x) not in labelled:
+            return ""
+        k = round(math.log10(abs(x)))
+        return f"$-10^{{{k}}}$" if x < 0 else f"$10^{{{k}}}$"
+
+    ax.xaxis.set_major_formatter(FuncFormatter(label))
+
+
 def plot(table: pd.DataFrame) -> Figure:
     """Each reading's distance from each published value, in combined standard errors.
 
-    One panel per published statistic; 0 is the published value, the shaded band ±3 combined
-    SEs, the bars ±1; a symmetric-log axis, linear within ±3.
+    One tall panel per published statistic, side by side, the readings named once on the
+    left; 0 is the published value, the shaded band ±3 combined SEs (reproduced), the bars
+    ±1; a symmetric-log axis, linear within ±3, the same in every panel. Filled markers are
+    reproduced values, open ones not; a line separates the single readings from their
+    combinations.
     """
+    from matplotlib.patches import Patch
+
     from . import plotting
 
     names = list(dict.fromkeys(table["reading"]))
     y = np.arange(len(names))
-    fig, axes = plotting.subplots(2, 3, width=3.6, height=0.22 * len(names) + 1.2, sharey=True)
+    shown = table[table["statistic"].isin(TARGETS)]
+    d_all = shown["distance"].to_numpy(dtype=float)
+    finite = d_all[np.isfinite(d_all)]
+    limit = max(3 * np.abs(finite).max(), 10 * THRESHOLD) if finite.size else 10 * THRESHOLD
+    combined = [i for i, name in enumerate(names) if "+" in name]
     with plotting.style():
-        for ax, stat in zip(axes.flat, TARGETS, strict=True):
+        fig, axes = plotting.subplots(
+            1,
+            len(TARGETS),
+            width=plotting.PAGE / len(TARGETS),
+            height=0.17 * len(names) + 1.6,
+            sharey=True,
+            sharex=True,
+        )
+        for ax, stat in zip(axes, TARGETS, strict=True):
             rows = table[table["statistic"] == stat].set_index("reading").loc[names]
             d = rows["distance"].to_numpy(dtype=float)
-            ax.axvspan(-THRESHOLD, THRESHOLD, color="0.85", zorder=0)
-            ax.axvline(0, color="0.3", lw=0.8)
-            ax.errorbar(d, y, xerr=1.0, fmt="o", ms=3, capsize=0)
+            inside = np.abs(d) <= THRESHOLD
+            for i in y[::2]:  # every other row shaded, to follow a reading across the panels
+                ax.axhspan(i - 0.5, i + 0.5, color="0.94", lw=0, zorder=0)
+            ax.axvspan(-THRESHOLD, THRESHOLD, color="C2", alpha=0.22, lw=0, zorder=1)
+            ax.axvline(0, color="0.3", lw=0.6, zorder=1)
+            if combined and combined[0] > 0:  # single readings above, combinations below
+                ax.axhline(combined[0] - 0.5, color="0.3", lw=0.6, zorder=1)
+            ax.errorbar(d, y, xerr=1.0, fmt="none", ecolor="C0", elinewidth=0.8, zorder=2)
+            ax.plot(d[~inside], y[~inside], "o", ms=3.2, mfc="white", mec="C0", mew=0.9, zorder=3)
+            ax.plot(d[inside], y[inside], "o", ms=3.2, color="C0", zorder=3)
             ax.set_xscale("symlog", linthresh=THRESHOLD)
-            ax.set(
-                title=f"{LABELS[stat]}\npublished {TARGETS[stat].value:.7g}",
-                xlabel="distance (combined SE)",
-            )
-            span = max(np.nanmax(np.abs(d)), THRESHOLD) if np.isfinite(d).any() else THRESHOLD
-            ticks = [0.0, *(t for t in (3, 10, 100, 1_000, 10_000) if t <= 1.5 * span)]
-            ax.set_xticks([-t for t in ticks[:0:-1]] + ticks)
-            ax.xaxis.set_major_formatter("{x:g}")
-            ax.tick_params(axis="x", labelrotation=60)
-            ax.set_yticks(y, names)
-        axes[0, 0].invert_yaxis()  # shared: the first reading on top in every panel
+            ax.set_xlim(-limit, limit)
+            _symlog_ticks(ax, limit)
+            ax.set_title(f"{PANEL_TITLES[stat]}\n{_published_text(stat)}", fontsize=7)
+            ax.grid(axis="y", visible=False)
+            ax.tick_params(axis="y", length=0)
+        axes[0].set_yticks(y, names)
+        axes[0].set_ylim(len(names) - 0.5, -0.5)  # shared: the first reading on top
+        printed = [t for t in axes[0].get_yticklabels() if t.get_text() == "printed"]
+        for t in printed:
+            t.set_fontweight("bold")
+        fig.supxlabel(
+            "distance from the published value (under each title), in combined standard"
+            " errors;\nstatistics of tMCC and $k\\cdot$CEN, ratio = tMCC/($k\\cdot$CEN)",
+            fontsize=8,
+        )
+        handles = [
+            Patch(color="C2", alpha=0.22, lw=0, label=f"$\\pm{THRESHOLD:g}$ SE"),
+            plotting.legend_key("inside: reproduced", ls="", marker="o", ms=3.2, color="C0"),
+            plotting.legend_key(
+                "outside: not reproduced", ls="", marker="o", ms=3.2, mfc="white", mec="C0", mew=0.9
+            ),
+            plotting.legend_key("$\\pm 1$ SE", color="C0", lw=0.8),
+        ]
+        fig.legend(handles=handles, loc="outside upper center", ncols=len(handles))
     return fig
 
 
