@@ -31,11 +31,11 @@ from matplotlib.ticker import NullLocator
 
 import cenmcc
 from cenmcc.simulation.cli import add_output_arguments, positive_int
+from cenmcc.simulation.figures import close, subplots
 from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
 
 from . import baselines, process_usage
 from .paths import REPO_ROOT, output_dir
-from .plotting import close, subplots
 
 #: The output directory, ``<out>/benchmark``; a run rewrites only the tables it measures and
 #: keeps the others (``--no-experiments`` keeps ``experiments.*``, ``--scale`` the kernels').

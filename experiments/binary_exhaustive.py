@@ -38,11 +38,11 @@ import pandas as pd
 import cenmcc
 from cenmcc.simulation import resources
 from cenmcc.simulation.cli import add_output_arguments, positive_int
+from cenmcc.simulation.figures import COLUMN, PAGE, close, legend_key, style, subplots
 from cenmcc.simulation.outputs import save_figure, write_json, write_table
 
 from .discriminancy import mcc_counting_fills
 from .paths import output_dir
-from .plotting import COLUMN, PAGE, close, legend_key, style, subplots
 
 NAME = "binary"
 

@@ -45,6 +45,7 @@ from cenmcc.simulation.cli import (
     finite_non_negative_float,
     positive_int,
 )
+from cenmcc.simulation.figures import PAGE, close, legend_key, style, subplots
 from cenmcc.simulation.outputs import (
     markdown_table,
     save_figure,
@@ -55,7 +56,6 @@ from cenmcc.simulation.outputs import (
 from cenmcc.simulation.parallel import map_tasks
 
 from .paths import output_dir
-from .plotting import PAGE, close, legend_key, style, subplots
 
 NAME = "discriminancy"
 

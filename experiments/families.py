@@ -41,6 +41,15 @@ import pandas as pd
 import cenmcc
 from cenmcc import families as fam
 from cenmcc.simulation.cli import add_output_arguments, add_seed_argument
+from cenmcc.simulation.figures import (
+    COLUMN,
+    PAGE,
+    close,
+    legend_key,
+    ordered_colors,
+    style,
+    subplots,
+)
 from cenmcc.simulation.outputs import (
     markdown_table,
     save_figure,
@@ -50,7 +59,6 @@ from cenmcc.simulation.outputs import (
 )
 
 from .paths import output_dir
-from .plotting import COLUMN, PAGE, close, legend_key, ordered_colors, style, subplots
 
 #: The output directory, ``<out>/families``.
 NAME = "families"

@@ -645,7 +645,7 @@ def plot(table: pd.DataFrame) -> Figure:
     """
     from matplotlib.patches import Patch
 
-    from . import plotting
+    from cenmcc.simulation import figures as plotting
 
     names = list(dict.fromkeys(table["reading"]))
     y = np.arange(len(names))
@@ -708,7 +708,7 @@ def write_outputs(table: pd.DataFrame, summary: dict, timing: dict, out) -> None
     """CSV, Markdown, the figure, the timing and, last, the summary."""
     import pandas as pd
 
-    from . import plotting
+    from cenmcc.simulation import figures as plotting
 
     write_table(out / "readings.csv", table)
     overview = pd.DataFrame(

@@ -415,7 +415,7 @@ def save_columns(path, table: pd.DataFrame) -> None:
 
 def write_outputs(result: Result, timing: dict, out) -> None:
     """Write the summary, timing, per-K table, figures and (if kept) the per-matrix table."""
-    from . import plotting
+    from cenmcc.simulation import figures as plotting
 
     write_table(out / "k_per_dimension.csv", result.per_k)
     drawn = (("figure2", plot(result)), ("k_per_dimension", plot_k(result)))
