@@ -73,12 +73,13 @@ class Measure:
         returning shape ``(...)``.
     greater_is_better : bool
         The direction of the values.
-    label : str
-        A short display label (``"MCC"``, ``"macro F1"``).
-    best : float
-        The best value, within ``bounds``.
-    bounds : tuple of float
-        ``(low, high)``, the range of the values (``inf`` allowed).
+    label : str, optional
+        A short display label (``"MCC"``, ``"macro F1"``); the name by default.
+    best : float, optional
+        The best value, within ``bounds``; by default the end of ``bounds`` in the direction
+        of ``greater_is_better``.
+    bounds : tuple of float, optional
+        ``(low, high)``, the range of the values (``inf`` allowed); unbounded by default.
     kernel : cenmcc._marginals.Kernel, optional
         ``function`` as a function of one block of the stack (the built-in measures have one):
         :func:`measures` evaluates it on the blocks it shares with the other measures. Without
@@ -107,9 +108,9 @@ class Measure:
     name: str
     function: Callable
     greater_is_better: bool
-    label: str
-    best: float
-    bounds: tuple[float, float]
+    label: str = ""
+    best: float | None = None
+    bounds: tuple[float, float] = (-math.inf, math.inf)
     kernel: Kernel | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
@@ -120,6 +121,10 @@ class Measure:
                 )
         if not self.name:
             raise ValueError("Measure.name must not be empty")
+        if not self.label:
+            object.__setattr__(self, "label", self.name)
+        if self.best is None and isinstance(self.bounds, tuple | list) and len(self.bounds) == 2:
+            object.__setattr__(self, "best", self.bounds[1 if self.greater_is_better else 0])
         if not callable(self.function):
             raise TypeError(f"Measure.function must be callable, got {self.function!r}")
         if self.kernel is not None and not isinstance(self.kernel, Kernel):

@@ -290,3 +290,10 @@ def test_the_decorated_metrics_keep_their_signature_docs_and_pickle():
     C = [[5, 1], [2, 6]]
     assert cenmcc.weighted_accuracy(C, [0.5, 0.5]) == cenmcc.balanced_accuracy(C)
     assert cenmcc.precision(cenmcc.Counts(C), "macro") == cenmcc.precision(C, average="macro")
+
+
+def test_a_users_measure_needs_only_a_name_a_function_and_a_direction():
+    m = cenmcc.Measure("half_accuracy", lambda C: cenmcc.accuracy(C) / 2, greater_is_better=True)
+    assert (m.label, m.bounds, m.best) == ("half_accuracy", (-math.inf, math.inf), math.inf)
+    bounded = cenmcc.Measure("error", lambda C: 1 - cenmcc.accuracy(C), False, bounds=(0, 1))
+    assert bounded.best == 0.0
