@@ -60,7 +60,7 @@ def test_jobs_series_doubles_up_to_the_cores():
 
 
 def test_scale_table_runs_each_size_and_each_jobs_count_in_a_fresh_process():
-    table = benchmark.measure_scale([300], 400, [2], extra=("--resamples", "10"))
+    table = benchmark.measure_scale([300], 400, [2], extra=("--resamples", "40"))
     assert table[["series", "n", "jobs"]].to_dict("records") == [
         {"series": "size", "n": 300, "jobs": os.cpu_count()},
         {"series": "jobs", "n": 400, "jobs": 2},
