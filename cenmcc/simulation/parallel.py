@@ -19,7 +19,7 @@ from contextlib import ExitStack, contextmanager, suppress
 import joblib
 import numpy as np
 
-from .outputs import signals_deferred
+from .signals import signals_deferred
 
 BACKENDS = ("loky", "threading", "dask")
 
