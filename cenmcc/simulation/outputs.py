@@ -285,7 +285,7 @@ def _locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
 
 def _recover(destination: Path) -> None:
     """:func:`recover`, with the lock on the parent directory held."""
-    if destination.is_dir() and not destination.is_symlink():
+    if not destination.is_symlink() and _is_output(destination):  # never a user's files
         for name in _is_temporary(str(destination), [p.name for p in destination.iterdir()]):
             (destination / name).unlink()
     prefix = _STAGING.format(name=destination.name)
@@ -308,7 +308,8 @@ def recover(destination: Path) -> None:
     between the two renames of its swap (the previous run set aside, ``destination`` missing),
     the previous run is first moved back. Staging roots of live runs are left alone.
     Temporaries of :func:`write_atomic` in ``destination`` itself, which only a writer killed
-    before outputs were staged can have left, are removed.
+    before outputs were staged can have left, are removed if a run wrote ``destination``
+    (:data:`MARKER`).
     """
     destination = Path(destination)
     if not destination.parent.is_dir():
