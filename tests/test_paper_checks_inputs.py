@@ -346,10 +346,12 @@ def test_a_signal_while_a_missing_experiment_runs_stops_everything_at_once(tmp_p
     process.send_signal(signal.SIGTERM)  # paper_checks alone, as a batch system would
     _, err = process.communicate(timeout=30)
     assert process.returncode == 143, err
-    assert err.splitlines()[-1] == (
+    # (loky's resource tracker, stopped with the run, may add a warning of its own)
+    assert (
         "paper_checks: interrupted by SIGTERM while running the missing experiment "
         "random-matrices; no output was replaced"
-    )
+    ) in err.splitlines()
+    assert "Traceback" not in err
     assert [p.name for p in out.iterdir()] == ["REPORT.md"]
     assert (out / "REPORT.md").read_text() == "previous report"
     assert list(figures.iterdir()) == []

@@ -368,15 +368,16 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
     """
     destination = Path(destination)
     destination.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(destination.parent):  # no other run recovers or swaps meanwhile
-        _recover(destination)
-        check_replaceable(destination)
-        root = Path(
-            tempfile.mkdtemp(prefix=_STAGING.format(name=destination.name), dir=destination.parent)
-        )
-        lock = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    root = lock = None
     try:
+        # No other run recovers or swaps meanwhile, and a signal waits until the root is locked.
+        with _locked(destination.parent), signals_deferred():
+            _recover(destination)
+            check_replaceable(destination)
+            prefix = _STAGING.format(name=destination.name)
+            root = Path(tempfile.mkdtemp(prefix=prefix, dir=destination.parent))
+            lock = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+            fcntl.flock(lock, fcntl.LOCK_EX)
         stage = root / destination.name
         if update and destination.is_dir():
             shutil.copytree(destination, stage, ignore=_is_temporary)
@@ -395,5 +396,7 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
                 os.rename(destination, root / f"{destination.name}.previous")
             os.rename(stage, destination)
     finally:
-        shutil.rmtree(root, ignore_errors=True)
-        os.close(lock)
+        if root is not None:
+            shutil.rmtree(root, ignore_errors=True)
+        if lock is not None:
+            os.close(lock)
