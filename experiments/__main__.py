@@ -1,109 +1,104 @@
 """``python -m experiments <command>``: run one experiment, the benchmark, or everything.
 
-``python -m experiments all`` runs every experiment at paper scale, writes every figure and
-summary under ``figures/`` and then runs the paper checks.
+The commands are the experiments of :data:`experiments.registry.EXPERIMENTS`. ``python -m
+experiments all`` runs every experiment at paper scale, writes every figure and summary under
+``figures/`` and then runs the paper checks.
 
 Every command writes its outputs into a staging directory next to its destination
-``<out>/<name>`` and swaps the whole set in only when it has written all of it
+``<out>/<folder>`` and swaps the whole set in only when it has written all of it
 (:func:`cenmcc.simulation.outputs.staged_directory`): after a failure, an interrupt or a kill the
-destination still holds the previous run. With the outputs go ``run.json``, the record of the
-run (command line, package version, arguments; no date), also stored in ``summary.json`` under
-``run``, and ``timing.json``, the timings and the machine, which a rerun never reproduces: the
-summary's timing keys move there, so the results of two runs compare equal byte for byte.
+destination still holds the previous run, and a destination that no run wrote is refused before
+any work. The experiment's ``main(args, out)`` writes its tables and figures into ``out`` and
+returns a :class:`~experiments.registry.Computed`; the runner then writes ``summary.json`` with
+the record of the run (command line, package version, arguments; no date) under ``run``, the
+record alone in ``run.json``, and the timings and the machine in ``timing.json``, which git
+ignores: the results of two runs compare equal byte for byte.
 
 SIGINT (Ctrl-C) and SIGTERM stop a command within about a second, workers included: it prints
 one line saying what was interrupted and exits with status 128 + the signal number (130 for
-SIGINT, 143 for SIGTERM), its destination unchanged.
+SIGINT, 143 for SIGTERM), its destination unchanged. A failure (a lost worker, a full disk) is
+one line too, with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import json
 import os
 import platform
-import signal
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
-from cenmcc.simulation.cli import check_parallel_arguments, output_root
-from cenmcc.simulation.outputs import staged_directory, write_json
+from cenmcc.simulation.cli import (
+    HelpFormatter,
+    add_output_arguments,
+    add_parallel_arguments,
+    add_seed_argument,
+    check_destination,
+    check_parallel_arguments,
+    directory,
+)
+from cenmcc.simulation.outputs import NotReplaceable, staged_directory, write_json
 from cenmcc.simulation.parallel import ParallelError
+from cenmcc.simulation.signals import Interrupted, interrupts_raise
 
 from .paths import FIGURES, REPO_ROOT
+from .registry import EXPERIMENTS, TIMING, Computed
 
-#: Command name -> module. Each module has ``add_arguments(parser)`` and ``main(args) -> int``.
-COMMANDS = {
-    "benchmark": "experiments.benchmark",
-    "families": "experiments.families",
-    "discriminancy": "experiments.discriminancy",
-    "binary": "experiments.binary_exhaustive",
-    "random-matrices": "experiments.random_matrices",
-    "protocol": "experiments.protocol",
-}
+PROG = "python -m experiments"
 
-#: The commands ``all`` runs, in order, with their defaults (the papers' settings).
-ALL = ("families", "discriminancy", "binary", "random-matrices", "protocol")
+DESCRIPTION = """Rerun the experiments of Jurman, Riccadonna and Furlanello on CEN and MCC, one
+command each, or all of them with `all`, which then checks every claim of the papers against
+what they computed (python -m paper_checks)."""
+
+EPILOG = """Each command writes under DIR/<folder> (default: figures/<folder>) and replaces the
+previous outputs there only once it has written all of its own. Ctrl-C or SIGTERM stops it
+within about a second (exit status 130 or 143), leaving the previous outputs as they were.
+`python -m experiments COMMAND --help` describes a command and its options."""
+
+ALL_DESCRIPTION = """Run every experiment at the papers' settings, in order (random-matrices,
+protocol, discriminancy, binary, families), then the paper checks, which write
+paper_checks/REPORT.md, paper_checks/results.json and the results section of README.md (with
+--out, DIR/paper_checks/ and no README). A little over a minute on two cores. The options below are
+passed on to the experiments that take them."""
+
+#: Options of ``all`` passed on to the experiments that take them.
+PASSED_ON = ("seed", "jobs", "backend", "scheduler")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m experiments", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module_name in COMMANDS.items():
-        module = importlib.import_module(module_name)
-        summary = (module.__doc__ or name).strip().splitlines()[0]
-        command = sub.add_parser(name, help=summary, description=module.__doc__)
-        module.add_arguments(command)
-        command.set_defaults(module=module)
-    everything = sub.add_parser("all", help="every experiment at paper scale, then the checks")
-    everything.add_argument("--quiet", action="store_true", help="no progress bars")
-    everything.add_argument(
-        "--out", type=output_root, default=None, help="output directory (default: figures/)"
+    parser = argparse.ArgumentParser(
+        prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for experiment in EXPERIMENTS:
+        command = sub.add_parser(
+            experiment.command,
+            help=experiment.summary,
+            description=experiment.description,
+            epilog=experiment.epilog,
+            formatter_class=HelpFormatter,
+        )
+        experiment.load().add_arguments(command)
+        command.set_defaults(experiment=experiment, parser=command)
+    everything = sub.add_parser(
+        "all",
+        help="every experiment at the papers' settings, then the paper checks",
+        description=ALL_DESCRIPTION,
+        formatter_class=HelpFormatter,
+    )
+    everything.set_defaults(parser=everything)
+    add_seed_argument(everything)
+    add_parallel_arguments(everything)
+    add_output_arguments(everything)
     return parser
 
 
-#: The signals that stop a command cleanly.
-INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
-
-
-class Interrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM arrived; carries the signal's number."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _raise_interrupted(signum: int, frame) -> None:
-    raise Interrupted(signum)
-
-
-@contextmanager
-def interrupts_raise():
-    """SIGINT and SIGTERM raise :class:`Interrupted` in the main thread while the block runs.
-
-    Installed explicitly, since a process started in the background by a shell inherits SIGINT
-    ignored, and Python then never raises KeyboardInterrupt.
-    """
-    previous = {sig: signal.signal(sig, _raise_interrupted) for sig in INTERRUPTS}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
-#: Summary keys that hold timings: moved to ``timing.json``, away from the results.
-TIMING_KEYS = ("timing", "timings_s", "wall_seconds")
 #: Arguments that say where or how quietly a run writes, not what it computes.
-NOT_RECORDED = ("out", "quiet", "module", "command")
+NOT_RECORDED = ("out", "quiet", "experiment", "command", "parser")
 
 
 def run_record(args: argparse.Namespace, argv: list[str]) -> dict:
@@ -126,7 +121,7 @@ def run_record(args: argparse.Namespace, argv: list[str]) -> dict:
         if key not in NOT_RECORDED
     }
     return {
-        "command": " ".join(["python -m experiments", *line]),
+        "command": " ".join([PROG, *line]),
         "package": "cenmcc",
         "package_version": version("cenmcc"),
         "arguments": arguments,
@@ -144,81 +139,103 @@ def machine() -> dict:
     }
 
 
-def finish_outputs(stage: Path, record: dict, seconds: float) -> None:
-    """Write ``run.json``, add the record to the summary and move its timings to ``timing.json``.
-
-    A ``timing.json`` the command wrote itself is kept and completed. Its
-    ``computation_seconds`` is the time of the computation alone (no start-up, figures or
-    tables): the summary's ``timing.computation_seconds``, or its ``wall_seconds``
-    (random_matrices, which times exactly that).
-    """
-    timing_path, summary_path = stage / "timing.json", stage / "summary.json"
-    timing = json.loads(timing_path.read_text()) if timing_path.exists() else {}
-    if summary_path.exists():
-        summary = json.loads(summary_path.read_text())
-        timing |= {key: summary.pop(key) for key in TIMING_KEYS if key in summary}
-        write_json(summary_path, summary | {"run": record})
-    computation = timing.get("timing", {}).pop("computation_seconds", timing.get("wall_seconds"))
-    if computation is not None and "computation_seconds" not in timing:
-        timing = {"computation_seconds": computation} | timing
-    timing |= {"command_seconds": round(seconds, 3), "machine": machine()}
+def write_run(stage: Path, computed: Computed, record: dict, seconds: float) -> None:
+    """Write ``summary.json`` (with the record under ``run``), ``run.json`` and the timings."""
+    if computed.summary is not None:
+        write_json(stage / "summary.json", computed.summary | {"run": record})
     write_json(stage / "run.json", record)
-    write_json(timing_path, timing)
+    timing = {
+        "computation_seconds": computed.seconds,
+        "command_seconds": round(seconds, 3),
+        "details": computed.details,
+        "machine": machine(),
+    }
+    write_json(stage / TIMING, timing)
 
 
 def destination(args: argparse.Namespace) -> Path:
-    """The directory a command's outputs belong in: ``<out>/<name>``."""
-    return (args.out if args.out is not None else FIGURES) / args.module.NAME
+    """The directory a command's outputs belong in: ``<out>/<folder>``."""
+    return (args.out if args.out is not None else FIGURES) / args.experiment.folder
+
+
+def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The checks that need several arguments, the machine or the disk: before any work.
+
+    The shared ones (:func:`cenmcc.simulation.cli.check_parallel_arguments`, and whether the
+    destination may be replaced), then the command's own ``check_arguments(parser, args)`` if
+    its module has one. Each exits through ``parser.error`` (status 2) naming the argument.
+    """
+    check_parallel_arguments(parser, args)
+    check_destination(parser, destination(args))
+    module = args.experiment.load()
+    if hasattr(module, "check_arguments"):
+        module.check_arguments(parser, args)
 
 
 def run_command(args: argparse.Namespace, argv: list[str]) -> int:
-    """Run one command into a staging directory and swap it in if it succeeds.
+    """Run one checked command into a staging directory and swap it in if it succeeds.
 
-    Returns the command's status; on SIGINT or SIGTERM, prints what was interrupted and returns
-    128 + the signal number, the destination untouched.
+    Returns 0, or 1 after printing in one line why the command failed (a lost worker, a full
+    disk), the destination untouched. SIGINT and SIGTERM propagate as
+    :class:`~cenmcc.simulation.signals.Interrupted`, naming the destination left unchanged.
     """
     target = destination(args)
     start = time.perf_counter()
     try:
-        with staged_directory(target, update=getattr(args.module, "UPDATES", False)) as stage:
-            args.out = stage.parent
-            status = args.module.main(args)
-            if status:
-                raise _Failed(status)
-            finish_outputs(stage, run_record(args, argv), time.perf_counter() - start)
-        print(f"{args.command}: outputs in {target}")
-    except _Failed as failed:
-        print(
-            f"{args.command} failed (status {failed.status}); {target} unchanged",
-            file=sys.stderr,
-        )
-        return failed.status
-    except ParallelError as err:
+        with staged_directory(target, update=args.experiment.updates) as stage:
+            computed = args.experiment.load().main(args, stage)
+            write_run(stage, computed, run_record(args, argv), time.perf_counter() - start)
+    except Interrupted as err:
+        raise Interrupted(err.signum, unchanged=target) from None
+    except (ParallelError, NotReplaceable, OSError) as err:
         print(f"{args.command} failed: {err}; {target} unchanged", file=sys.stderr)
         return 1
-    except Interrupted as err:
-        return interrupted(err, f"`python -m experiments {' '.join(argv)}`", start, target)
+    print(f"{args.command}: outputs in {target}")
     return 0
 
 
-def interrupted(err: Interrupted, what: str, start: float, target: Path | None = None) -> int:
+def interrupted(err: Interrupted, what: str, start: float) -> int:
     """Say in one line what a signal interrupted; the exit status 128 + its number."""
-    kept = f"; {target} unchanged (no partial outputs)" if target is not None else ""
+    kept = f"; {err.unchanged} unchanged (no partial outputs)" if err.unchanged else ""
     print(
-        f"{signal.Signals(err.signum).name}: interrupted {what} after "
-        f"{time.perf_counter() - start:.1f} s{kept}",
+        f"{err.name}: interrupted {what} after {time.perf_counter() - start:.1f} s{kept}",
         file=sys.stderr,
         flush=True,
     )
-    return 128 + err.signum
+    return err.status
 
 
-class _Failed(Exception):
-    """A command returned a non-zero status: its outputs are not swapped in."""
+def planned_steps(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> list[tuple[argparse.Namespace, list[str]]]:
+    """Every experiment ``all`` runs, parsed and checked before any runs: (args, argv) each.
 
-    def __init__(self, status: int):
-        super().__init__(status)
-        self.status = status
+    The options of :data:`PASSED_ON` go to the experiments that take them, and only where they
+    differ from the experiment's own default, so its recorded command line stays the shortest.
+    """
+    steps = []
+    for experiment in EXPERIMENTS:
+        if not experiment.in_all:
+            continue
+        own = vars(parser.parse_args([experiment.command]))
+        argv = [experiment.command]
+        for key in PASSED_ON:
+            value = getattr(args, key)
+            if key in own and value != own[key]:
+                argv += [f"--{key}", str(value)]
+        if args.quiet:
+            argv.append("--quiet")
+        if args.out is not None:
+            argv += ["--out", str(args.out)]
+        step = parser.parse_args(argv)
+        check_arguments(args.parser, step)
+        steps.append((step, argv))
+    if args.out is not None:
+        try:
+            directory(str(args.out / "paper_checks"))
+        except argparse.ArgumentTypeError as err:
+            args.parser.error(f"argument --out: {err}")
+    return steps
 
 
 #: The final step of ``all``: the paper checks, in their own interpreter, because data flows one
@@ -226,47 +243,57 @@ class _Failed(Exception):
 CHECKS = (sys.executable, "-m", "paper_checks")
 
 
-def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """The checks that need several arguments, or the machine: before any work or output.
+def run_checks(out: Path | None) -> int:
+    """Run the paper checks on ``out`` (default: figures/); their exit status.
 
-    The shared ones (:func:`cenmcc.simulation.cli.check_parallel_arguments`), then the command's own
-    ``check_arguments(parser, args)`` if its module has one. Each exits through
-    ``parser.error`` (status 2) with a message naming the argument.
+    SIGINT or SIGTERM is passed on to them, and raised here once they have stopped.
     """
-    check_parallel_arguments(parser, args)
-    module = getattr(args, "module", None)
-    if hasattr(module, "check_arguments"):
-        module.check_arguments(parser, args)
+    command = list(CHECKS)
+    if out is not None:
+        command += ["--figures", str(out), "--out", str(out / "paper_checks")]
+    process = subprocess.Popen(command, cwd=REPO_ROOT)
+    try:
+        return process.wait()
+    except Interrupted as err:
+        process.send_signal(err.signum)
+        process.wait()
+        raise
 
 
-def run_all(parser: argparse.ArgumentParser, quiet: bool, out: Path | None = None) -> int:
-    """Run every experiment of :data:`ALL` with its defaults, then the paper checks.
+def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run every experiment ``all`` runs, then the paper checks; the first failing status.
 
-    With ``out``, every output (figures, summaries and the checks' report) goes under ``out``
+    With ``--out``, every output (figures, summaries and the checks' report) goes under it
     instead of ``figures/`` and ``paper_checks/``.
     """
     start = time.perf_counter()
-    for name in ALL:
-        argv = [name, *(["--quiet"] if quiet else []), *(["--out", str(out)] if out else [])]
-        args = parser.parse_args(argv)
-        check_arguments(parser, args)
-        print(f"== {name}", flush=True)
-        status = run_command(args, argv)
+    for step, argv in planned_steps(parser, args):
+        print(f"== {step.command}", flush=True)
+        status = run_command(step, argv)
         if status:
             return status
     print("== paper checks", flush=True)
-    checks = [
-        *CHECKS,
-        *(["--figures", str(out), "--out", str(out / "paper_checks")] if out else []),
-    ]
-    status = subprocess.run(checks, cwd=REPO_ROOT, check=False).returncode
-    figures = out or FIGURES
-    report = (out / "paper_checks") if out else REPO_ROOT / "paper_checks"
+    status = run_checks(args.out)
+    report = args.out / "paper_checks" if args.out else REPO_ROOT / "paper_checks"
     print(
-        f"all done in {time.perf_counter() - start:.1f} s; figures and summaries in {figures}, "
-        f"claim-by-claim report in {report / 'REPORT.md'}"
+        f"all done in {time.perf_counter() - start:.1f} s; figures and summaries in "
+        f"{args.out or FIGURES}, claim-by-claim report in {report / 'REPORT.md'}"
     )
     return status
+
+
+def run(argv: list[str]) -> int:
+    """Parse and check ``argv``, then run it; its exit status.
+
+    For a caller that handles interruptions itself (paper_checks): SIGINT and SIGTERM, when
+    they raise :class:`~cenmcc.simulation.signals.Interrupted`, propagate.
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "all":
+        return run_all(parser, args)
+    check_arguments(args.parser, args)
+    return run_command(args, argv)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -274,14 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     with interrupts_raise():
         try:
-            parser = build_parser()
-            args = parser.parse_args(argv)
-            check_arguments(parser, args)
-            if args.command == "all":
-                return run_all(parser, args.quiet, args.out)
-            return run_command(args, argv)
-        except Interrupted as err:  # while starting, between commands of `all`, in its checks
-            return interrupted(err, f"`python -m experiments {' '.join(argv)}`", start)
+            return run(argv)
+        except Interrupted as err:
+            return interrupted(err, f"`{PROG} {' '.join(argv)}`", start)
 
 
 if __name__ == "__main__":

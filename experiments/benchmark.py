@@ -7,9 +7,9 @@ within one run are what compare. Slow peers (PyCM, scikit-learn) run on a subsam
 scaled, and say so. Experiments: each ``python -m experiments`` command in a fresh process, with
 its wall time and the peak resident memory of its process tree (workers included), and the
 time of the computation alone as the run's ``timing.json`` reports it (generation, metrics and
-statistics; no start-up, figures or tables). Scale (``--scale``, issue 10): the random-matrix
-experiment at 2·10⁵, 2·10⁶ and 2·10⁷ matrices, and at 2·10⁶ with 1, 2, 4, ... workers up to
-the cores, each in a fresh process, in ``scale.csv`` and ``scale.md``.
+statistics; no start-up, figures or tables). Scale (``--scale``): the random-matrix experiment
+at 2·10⁵, 2·10⁶ and 2·10⁷ matrices, and at 2·10⁶ with 1, 2, 4, ... workers up to the cores,
+each in a fresh process, in ``scale.csv`` and ``scale.md``.
 
 Every run writes into a scratch directory, removed however the benchmark ends.
 """
@@ -35,12 +35,8 @@ from cenmcc.simulation.figures import close, subplots
 from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
 
 from . import baselines, process_usage
-from .paths import REPO_ROOT, output_dir
-
-#: The output directory, ``<out>/benchmark``; a run rewrites only the tables it measures and
-#: keeps the others (``--no-experiments`` keeps ``experiments.*``, ``--scale`` the kernels').
-NAME = "benchmark"
-UPDATES = True
+from .paths import REPO_ROOT
+from .registry import BY_COMMAND, EXPERIMENTS, TIMING, Computed
 
 FLOOR = "floor: np.log over the cells"
 COMBINED = "cenmcc: cen + mcc + accuracy"
@@ -136,22 +132,10 @@ def measure_kernels(sizes: list[int], cells: int, repeats: int, seed: int = 0) -
     return pd.DataFrame(rows)
 
 
-def computation_seconds(out: Path, name: str) -> float | None:
-    """The computation time (no start-up, figures or tables) a run recorded in its timing.json.
-
-    ``None`` for an experiment that does not time its computation apart (families).
-    """
-    value = json.loads((Path(out) / name / "timing.json").read_text()).get("computation_seconds")
-    return None if value is None else float(value)
-
-
-#: Output directory of each experiment command.
-DIRECTORIES = {
-    "random-matrices": "random_matrices",
-    "binary": "binary",
-    "discriminancy": "discriminancy",
-    "families": "families",
-}
+def computation_seconds(out: Path, command: str) -> float:
+    """The computation time (no start-up, figures or tables) a run recorded in its timing.json."""
+    timing = Path(out) / BY_COMMAND[command].folder / TIMING
+    return float(json.loads(timing.read_text())["computation_seconds"])
 
 
 def run_measured(args: list[str], scratch: Path) -> process_usage.Usage:
@@ -166,20 +150,14 @@ def run_measured(args: list[str], scratch: Path) -> process_usage.Usage:
     return usage
 
 
-def experiment_commands(available: set[str]) -> list[tuple[str, list[str]]]:
-    """The experiment runs to time, limited to the commands that exist."""
-    runs = [
-        ("random-matrices, 200,000", ["random-matrices"]),
-        ("random-matrices, 2,000,000 (memory)", ["random-matrices", "--n", "2000000"]),
-        ("binary", ["binary"]),
-        ("discriminancy", ["discriminancy"]),
-        ("families", ["families"]),
-    ]
-    chosen = [(label, args) for label, args in runs if args[0] in available]
-    return [*chosen, ("all", ["all"])]
+def experiment_commands() -> list[tuple[str, list[str]]]:
+    """The experiment runs to time: each that ``all`` runs at its defaults, one larger, ``all``."""
+    runs = [(e.command, [e.command]) for e in EXPERIMENTS if e.in_all]
+    larger = ("random-matrices, 2,000,000 (memory)", ["random-matrices", "--n", "2000000"])
+    return [*runs, larger, ("all", ["all"])]
 
 
-def measure_experiments(available: set[str]) -> pd.DataFrame:
+def measure_experiments() -> pd.DataFrame:
     """Wall time and peak memory of each experiment command, outputs in a scratch directory.
 
     The scratch directory is removed however the benchmark ends (SIGINT and SIGTERM included:
@@ -187,14 +165,15 @@ def measure_experiments(available: set[str]) -> pd.DataFrame:
     """
     rows = []
     with tempfile.TemporaryDirectory(prefix="cenmcc-benchmark-") as scratch:
-        for label, args in experiment_commands(available):
+        for label, args in experiment_commands():
             usage = run_measured(args, Path(scratch))
-            name = DIRECTORIES.get(args[0])
             rows.append(
                 {
                     "experiment": label,
                     "wall_seconds": usage.wall_seconds,
-                    "compute_seconds": computation_seconds(Path(scratch), name) if name else None,
+                    "compute_seconds": computation_seconds(Path(scratch), args[0])
+                    if args[0] in BY_COMMAND
+                    else None,
                     "peak_memory_mib": usage.peak_mib,
                 }
             )
@@ -240,7 +219,7 @@ def measure_scale(
         for series, n, j in runs:
             args = ["random-matrices", "--n", str(n), "--jobs", str(j), *extra]
             usage = run_measured(args, Path(scratch))
-            compute = computation_seconds(Path(scratch), "random_matrices")
+            compute = computation_seconds(Path(scratch), "random-matrices")
             rows.append(
                 {
                     "series": series,
@@ -331,19 +310,17 @@ def _write(out: Path, name: str, table: pd.DataFrame) -> str:
     return text
 
 
-def main(args: argparse.Namespace) -> int:
-    from .__main__ import COMMANDS
-
-    out = output_dir(args.out, NAME)
+def main(args: argparse.Namespace, out: Path) -> Computed:
+    """Measure what the arguments ask for and write its tables (and figure) into ``out``."""
     if args.scale:
         scale = measure_scale(args.scale_n, args.scale_jobs_n, jobs_series(os.cpu_count()))
         print(_write(out, "scale", scale))
-        return 0
+        return Computed(None)
     kernels = measure_kernels(args.sizes, args.cells, args.repeats)
     print(_write(out, "kernels", kernels))
     fig = plot(kernels)
     save_figure(fig, out / "throughput.png")
     close(fig)
     if not args.no_experiments:
-        print(_write(out, "experiments", measure_experiments(set(COMMANDS))))
-    return 0
+        print(_write(out, "experiments", measure_experiments()))
+    return Computed(None)

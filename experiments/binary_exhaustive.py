@@ -36,15 +36,14 @@ import numpy as np
 import pandas as pd
 
 import cenmcc
+from cenmcc.families import BINARY_SYMMETRIC_CEN_ARGMAX, BINARY_SYMMETRIC_CEN_MAX
 from cenmcc.simulation import resources
-from cenmcc.simulation.cli import add_output_arguments, positive_int
+from cenmcc.simulation.cli import add_output_arguments, number, positive_int
 from cenmcc.simulation.figures import COLUMN, PAGE, close, legend_key, style, subplots
-from cenmcc.simulation.outputs import save_figure, write_json, write_table
+from cenmcc.simulation.outputs import save_figure, write_table
 
-from .discriminancy import mcc_counting_fills
-from .paths import output_dir
-
-NAME = "binary"
+from .measures import mcc_counting_fills
+from .registry import Computed
 
 #: The paper's range and count: "4 598 125 ... (2 ≤ s ≤ 100)" (Jurman et al. 2012).
 PRINTED_COUNT = 4_598_125
@@ -60,15 +59,23 @@ PANELS = (5, 10, 25, 50, 75)
 #: orders of magnitude wider.
 CEN_BAND = 1e-9
 
-#: Figure 3's maximum, derived in the module docstring.
+#: Where Figure 3's maximum is, ``x* = F / (T + F)``, derived in the module docstring (the
+#: maximum and its T/F are :data:`cenmcc.families.BINARY_SYMMETRIC_CEN_MAX` and ``_ARGMAX``).
 X_STAR = 2 / np.e
-CEN_MAX_SYMMETRIC = 2 / (np.e * np.log(2))
-T_OVER_F_STAR = np.e / 2 - 1
 
 
 def count_matrices(s_min: int, s_max: int) -> int:
-    """Number of 2×2 count matrices with total in ``s_min .. s_max``: ``sum_s C(s + 3, 3)``."""
-    return sum(comb(s + 3, 3) for s in range(s_min, s_max + 1))
+    """Number of 2×2 count matrices with total in ``s_min .. s_max``: ``sum_s C(s + 3, 3)``.
+
+    In closed form (the hockey-stick identity), ``C(s_max + 4, 4) - C(s_min + 3, 4)``, so a
+    range of any size is counted at once.
+
+    Examples
+    --------
+    >>> count_matrices(2, 100), count_matrices(1, 100)
+    (4598121, 4598125)
+    """
+    return comb(s_max + 4, 4) - comb(s_min + 3, 4)
 
 
 #: Matrices per chunk of totals in :func:`enumerate_metrics`: the temporaries of a chunk stay
@@ -175,8 +182,8 @@ def figure3_check(max_ratio: int = 200) -> dict:
     above = (cen > 1 + CEN_BAND) == ((T > 0) & (T < F))
     return {
         "x_star": X_STAR,
-        "t_over_f_star": T_OVER_F_STAR,
-        "cen_max": CEN_MAX_SYMMETRIC,
+        "t_over_f_star": BINARY_SYMMETRIC_CEN_ARGMAX,
+        "cen_max": BINARY_SYMMETRIC_CEN_MAX,
         "grid_x_at_max": float(grid[i]),
         "grid_cen_max": float(values[i]),
         "max_abs_diff_cen_formula_vs_cenmcc": float(np.abs(cen - formula).max()),
@@ -367,12 +374,12 @@ def plot_figure3(ratio_range=(1e-3, 1e3), n_points: int = 2001, F: int = 1000):
         ax.axhline(1.0, color="0.3", ls="--", lw=0.8, label="$\\mathrm{CEN} = 1$")
         ax.plot(ratio, mcc_closed, color="C1", label="MCC, closed form $1 - 2x$")
         ax.plot(T / F, cenmcc.mcc(C), marker="s", color="C1", label="MCC, computed", **marker)
-        ax.plot([T_OVER_F_STAR], [CEN_MAX_SYMMETRIC], "k*", ms=7, zorder=4)
+        ax.plot([BINARY_SYMMETRIC_CEN_ARGMAX], [BINARY_SYMMETRIC_CEN_MAX], "k*", ms=7, zorder=4)
         ax.annotate(
             "maximum $\\mathrm{CEN} = 2/(e\\,\\ln 2)$\n"
-            f"$\\approx {CEN_MAX_SYMMETRIC:.4f}$, at\n"
-            f"$T/F = e/2 - 1 \\approx {T_OVER_F_STAR:.3f}$",
-            (T_OVER_F_STAR, CEN_MAX_SYMMETRIC),
+            f"$\\approx {BINARY_SYMMETRIC_CEN_MAX:.4f}$, at\n"
+            f"$T/F = e/2 - 1 \\approx {BINARY_SYMMETRIC_CEN_ARGMAX:.3f}$",
+            (BINARY_SYMMETRIC_CEN_ARGMAX, BINARY_SYMMETRIC_CEN_MAX),
             xytext=(1.5e-3, 0.1),
             fontsize=7,
             va="bottom",
@@ -418,24 +425,27 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     n = count_matrices(args.s_min, args.s_max)
     try:
         resources.require_memory(
-            n * BYTES_PER_MATRIX, f"--s-min {args.s_min} --s-max {args.s_max} ({n:,} matrices)"
+            n * BYTES_PER_MATRIX,
+            f"--s-min {number(args.s_min)} --s-max {number(args.s_max)} ({number(n)} matrices)",
         )
     except ValueError as err:
         parser.error(f"argument --s-max: {err}")
 
 
-def main(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace, out) -> Computed:
+    """Enumerate, write the tables and figures into ``out``, report."""
+    start = time.perf_counter()
     table, summary = run(args.s_min, args.s_max)
-    out = output_dir(args.out, NAME)
+    seconds = time.perf_counter() - start
+    timing = summary.pop("timing")
+    del timing["computation_seconds"]  # a part of the whole run()'s, timed here
     write_table(out / "by_total.csv", by_total(table))
     if args.save_matrices:
         write_table(out / "matrices_table.csv.gz", table)
-    write_json(out / "summary.json", summary)
     for name, fig in (("figure4", plot_figure4(table)), ("figure3", plot_figure3())):
         save_figure(fig, out / f"{name}.png")
         save_figure(fig, out / f"{name}.pdf")
         close(fig)
-    t = summary["timing"]
     print(
         f"s = {args.s_min}..{args.s_max}: {summary['n_matrices']:,} matrices (printed 4,598,125 "
         f"for 2..100; 2..100 gives {summary['n_matrices_by_range']['2..100']:,}), "
@@ -446,8 +456,5 @@ def main(args: argparse.Namespace) -> int:
         f"{summary['pearson_cen_mcc_defined_only']:.4f} without the 0/0 MCCs; "
         f"CEN > 1 for {summary['share_cen_above_1']:.4%}; max CEN {summary['cen_max']:.6f}"
     )
-    print(
-        "enumeration + metrics + correlations "
-        f"{t['seconds_enumeration_metrics_correlations']:.2f} s"
-    )
-    return 0
+    print(f"{seconds:.2f} s in all")
+    return Computed(summary, seconds, timing)

@@ -43,21 +43,15 @@ from cenmcc.simulation.cli import (
     add_output_arguments,
     add_parallel_arguments,
     finite_non_negative_float,
+    number,
     positive_int,
 )
 from cenmcc.simulation.figures import PAGE, close, legend_key, style, subplots
-from cenmcc.simulation.outputs import (
-    markdown_table,
-    save_figure,
-    write_atomic,
-    write_json,
-    write_table,
-)
+from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
 from cenmcc.simulation.parallel import map_tasks
 
-from .paths import output_dir
-
-NAME = "discriminancy"
+from .measures import mcc_counting_fills
+from .registry import Computed
 
 #: The case of Jurman et al. (2012), after Wei et al. (2010): class sizes 2, 4, 3.
 PAPER_SIZES = (2, 4, 3)
@@ -101,45 +95,6 @@ def _ratio(num: int, den: int) -> float:
     if den == 0:
         return float("inf") if num else float("nan")
     return num / den
-
-
-def mcc_counting_fills(M) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`cenmcc.mcc` of a stack, and where it is 0/0 (filled with 0).
-
-    The MCC is 0/0 exactly when every sample is predicted as one class or belongs to one class
-    (a column or a row holds everything). cenmcc fills those with 0, as the papers do, and warns;
-    here they are found first, exactly, and set to 0, and cenmcc computes the others only, with
-    NaN as its fill value: a NaN among them would mean the two disagree, and raises. No warning
-    is emitted or caught, so this is safe in threads (``warnings.catch_warnings`` is not).
-
-    Returns
-    -------
-    values : ndarray, shape (n,)
-    undefined : ndarray of bool, shape (n,)
-
-    Raises
-    ------
-    RuntimeError
-        If cenmcc finds a 0/0 MCC that the exact test did not.
-    """
-    # One class holds every sample exactly when the sum of squared class sizes is s².
-    m = M if isinstance(M, cenmcc.Counts) else cenmcc.Counts(M)
-    t, p = m.true, m.pred
-    s2 = m.total**2
-    undefined = (np.einsum("...i,...i->...", t, t) == s2) | (
-        np.einsum("...j,...j->...", p, p) == s2
-    )
-    values = np.zeros(undefined.shape)
-    if undefined.any():
-        values[~undefined] = cenmcc.mcc(m.C[~undefined], zero_division=np.nan)
-    else:
-        values[...] = cenmcc.mcc(m, zero_division=np.nan)
-    if np.isnan(values).any():
-        raise RuntimeError(
-            f"cenmcc.mcc is 0/0 for {int(np.isnan(values).sum())} matrices that have two "
-            "classes with samples and two predicted classes"
-        )
-    return values, undefined
 
 
 def measure_values(M: np.ndarray) -> tuple[dict, int]:
@@ -560,13 +515,16 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         try:
             resources.require_memory(
                 largest * BYTES_PER_MATRIX * workers,
-                f"{flag} {n} ({largest:,} matrices in its largest case, {workers} at once)",
+                f"{flag} {number(n)} ({number(largest)} matrices in its largest case, "
+                f"{workers} at once)",
             )
         except ValueError as err:
             parser.error(f"argument {flag}: {err}")
 
 
-def main(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace, out) -> Computed:
+    """Run the case and the sweep, write the tables and figure into ``out``, report."""
+    start = time.perf_counter()
     table, summary = run(
         args.n_min,
         args.n_max,
@@ -578,11 +536,12 @@ def main(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         quiet=args.quiet,
     )
-    out = output_dir(args.out, NAME)
+    seconds = time.perf_counter() - start
+    timing = summary.pop("timing")
+    del timing["computation_seconds"]  # a part of the whole run()'s, timed here
     write_table(out / "cases.csv", table)
     brief = table[["sizes", "n", "n_matrices", "P_cen_mcc", "Q_cen_mcc", *CASE_KEYS[3:-1]]]
     write_atomic(out / "cases.md", lambda tmp: tmp.write_text(markdown_table(brief) + "\n"))
-    write_json(out / "summary.json", summary)
     fig = plot(table)
     save_figure(fig, out / "discriminancy.png")
     save_figure(fig, out / "discriminancy.pdf")
@@ -593,8 +552,5 @@ def main(args: argparse.Namespace) -> int:
         f"|Q| = {p['Q_cen_mcc']}, CEN over MCC = {p['discriminancy_cen_mcc']:.3f} exact, "
         f"{p['discriminancy_cen_mcc_float_eq']:.3f} with float == (printed: about 6)"
     )
-    print(
-        f"sweep n = {args.n_min}..{args.n_max}: {len(table)} cases in "
-        f"{summary['timing']['seconds_sweep']:.1f} s"
-    )
-    return 0
+    print(f"sweep n = {args.n_min}..{args.n_max}: {len(table)} cases; {seconds:.1f} s in all")
+    return Computed(summary, seconds, timing)

@@ -6,10 +6,3 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIGURES = REPO_ROOT / "figures"
-
-
-def output_dir(out: Path | None, name: str) -> Path:
-    """The directory ``<out>/<name>`` (``out`` defaults to ``figures/``), created if missing."""
-    path = (Path(out) if out is not None else FIGURES) / name
-    path.mkdir(parents=True, exist_ok=True)
-    return path

@@ -12,10 +12,9 @@ chunked deterministic engine (:mod:`cenmcc.simulation.engine`), and measures the
 statistic from its published value in combined standard errors (:func:`distances`).
 
 ``python -m experiments protocol`` writes to ``figures/protocol/``: ``readings.csv`` and
-``readings.md`` (one row per reading and statistic), ``protocol.png``/``.pdf``, ``timing.json``
-and, last, ``summary.json`` (every reading's statistics, how each standard error is obtained,
-the check of the batch standard errors against independent seeds, the closest reading and the
-verdict).
+``readings.md`` (one row per reading and statistic), ``protocol.png``/``.pdf`` and
+``summary.json`` (every reading's statistics, how each standard error is obtained, the check of
+the batch standard errors against independent seeds, the closest reading and the verdict).
 """
 
 from __future__ import annotations
@@ -30,30 +29,25 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 import cenmcc
-from cenmcc.simulation import PaperGenerator
+from cenmcc.simulation import PaperGenerator, resources
 from cenmcc.simulation.cli import (
     add_output_arguments,
     add_parallel_arguments,
     add_seed_argument,
+    non_negative_int,
+    number,
     positive_int,
 )
 from cenmcc.simulation.engine import run as run_simulation
-from cenmcc.simulation.outputs import (
-    markdown_table,
-    save_figure,
-    write_atomic,
-    write_json,
-    write_table,
-)
+from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
 
-from .paths import output_dir
+from . import random_matrices
 from .random_matrices import PRINTED, Config, papers_summary
+from .registry import Computed
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
-
-NAME = "protocol"
 
 #: Number of matrices of the published run.
 N_PRINTED = 200_000
@@ -437,13 +431,19 @@ def verdict(overview: pd.DataFrame) -> tuple[dict, str]:
 # The experiment
 
 
+#: Matrices per chunk of each simulation.
+CHUNK_SIZE = 10_000
+#: The smallest n: two full chunks, which the batch standard errors and the refitted k need.
+N_MIN = 2 * CHUNK_SIZE
+
+
 def simulate(
     reading: Reading,
     n: int,
     seed: int,
     *,
     n_resamples: int = 999,
-    chunk_size: int = 10_000,
+    chunk_size: int = CHUNK_SIZE,
     **parallel,
 ) -> dict:
     """Run the simulation of one reading; its statistics under the papers' names."""
@@ -704,8 +704,8 @@ def plot(table: pd.DataFrame) -> Figure:
     return fig
 
 
-def write_outputs(table: pd.DataFrame, summary: dict, timing: dict, out) -> None:
-    """CSV, Markdown, the figure, the timing and, last, the summary."""
+def write_outputs(table: pd.DataFrame, summary: dict, out) -> None:
+    """CSV, Markdown and the figure."""
     import pandas as pd
 
     from cenmcc.simulation import figures as plotting
@@ -736,8 +736,6 @@ def write_outputs(table: pd.DataFrame, summary: dict, timing: dict, out) -> None
     for suffix in (".png", ".pdf"):
         save_figure(fig, out / f"protocol{suffix}")
     plotting.close(fig)
-    write_json(out / "timing.json", timing)
-    write_json(out / "summary.json", summary)
 
 
 # --------------------------------------------------------------------------------------------
@@ -751,34 +749,67 @@ def _reading_names(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(
             f"unknown readings {unknown}; choose from {list(READINGS_BY_NAME)}"
         )
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise argparse.ArgumentTypeError(f"readings named more than once: {repeated}")
     return tuple(names)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--n", type=positive_int, default=N_PRINTED, help="matrices per reading")
+    parser.add_argument(
+        "--n",
+        type=positive_int,
+        default=N_PRINTED,
+        help=f"matrices per reading, at least {N_MIN:,}",
+    )
     parser.add_argument("--resamples", type=positive_int, default=999, help="bootstrap resamples")
     parser.add_argument(
         "--readings",
         type=_reading_names,
         default=tuple(READINGS_BY_NAME),
-        help="comma-separated reading names (default: all)",
+        help="comma-separated reading names (default: all, " + ", ".join(READINGS_BY_NAME) + ")",
     )
     parser.add_argument(
         "--validation-seeds",
-        type=int,
+        type=non_negative_int,
         default=5,
-        help="extra seeds of the printed reading that check the batch SEs (0: none)",
+        help="extra seeds of the printed reading that check the batch SEs (0 or 1: none)",
     )
     parser.add_argument(
-        "--validation-n", type=int, default=None, help="matrices per extra seed (default n/4)"
+        "--validation-n",
+        type=positive_int,
+        default=None,
+        help="matrices per extra seed (default: n/4)",
     )
     add_seed_argument(parser)
     add_parallel_arguments(parser)
     add_output_arguments(parser)
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run the grid at the command line's settings, write every output, report."""
+def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse, before any work, an n too small for the statistics or too large for the memory.
+
+    Every simulation keeps every matrix's measures until the grid is done (for the batch
+    standard errors), as ``random-matrices --table`` does.
+    """
+    if args.n < N_MIN:
+        parser.error(
+            f"argument --n: must be at least {N_MIN:,} (two full chunks of {CHUNK_SIZE:,} "
+            f"matrices, for the batch standard errors and the refitted k), got {number(args.n)}"
+        )
+    readings = [READINGS_BY_NAME[name] for name in args.readings]
+    simulations = len({reading.run_key for reading in readings})
+    per_matrix = random_matrices.BYTES_PER_MATRIX + random_matrices.BYTES_PER_TABLE_ROW
+    try:
+        resources.require_memory(
+            simulations * args.n * per_matrix, f"--n {number(args.n)} ({simulations} simulations)"
+        )
+    except ValueError as err:
+        parser.error(f"argument --n: {err}")
+
+
+def main(args: argparse.Namespace, out) -> Computed:
+    """Run the grid at the command line's settings, write the tables and figure, report."""
     table, summary, timing = run(
         tuple(READINGS_BY_NAME[name] for name in args.readings),
         n=args.n,
@@ -791,16 +822,13 @@ def main(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         quiet=args.quiet,
     )
-    out = output_dir(args.out, NAME)
-    write_outputs(table, summary, timing, out)
+    write_outputs(table, summary, out)
     for name, v in summary["readings"].items():
         print(
             f"{name:28s} reproduced {v['reproduced']}/{len(TARGETS)}  "
             f"max |d| {v['max_abs_distance']:.3g}"
         )
     print(summary["verdict"])
-    print(
-        f"{timing['wall_seconds']:.1f} s wall, {timing['main_process_cpu_seconds']:.1f} s CPU "
-        f"(main process); outputs in {out}"
-    )
-    return 0
+    seconds = timing.pop("wall_seconds")
+    print(f"{seconds:.1f} s wall, {timing['main_process_cpu_seconds']:.1f} s CPU (main process)")
+    return Computed(summary, seconds, timing)

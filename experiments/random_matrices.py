@@ -15,10 +15,10 @@ any backend, memory flat in n but for 28 bytes a matrix (and 38 more while the e
 counts run).
 
 ``python -m experiments random-matrices`` writes to ``figures/random_matrices/``:
-``summary.json`` (every statistic, the printed values next to them), ``timing.json`` (the
-seconds it took, apart from the results), ``k_per_dimension.csv`` (the empirical k per K),
-``figure2.png``/``.pdf`` (Figure 2 as densities) and ``k_per_dimension.png``/``.pdf``; with
-``--table``, every matrix's measures in ``matrices.npz`` (not in git).
+``summary.json`` (every statistic, the printed values next to them), ``k_per_dimension.csv``
+(the empirical k per K), ``figure2.png``/``.pdf`` (Figure 2 as densities) and
+``k_per_dimension.png``/``.pdf``; with ``--table``, every matrix's measures in
+``matrices.npz`` (not in git).
 """
 
 from __future__ import annotations
@@ -36,24 +36,17 @@ from cenmcc.simulation.cli import (
     add_output_arguments,
     add_parallel_arguments,
     add_seed_argument,
+    number,
     positive_int,
 )
-from cenmcc.simulation.outputs import (
-    markdown_table,
-    save_figure,
-    write_atomic,
-    write_json,
-    write_table,
-)
+from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
 from cenmcc.simulation.streaming import Histogram2D
 
-from .paths import output_dir
+from .registry import Computed
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
-
-NAME = "random_matrices"
 
 #: The values printed by Jurman & Furlanello (2010), Sec. 2 (the journal version, Jurman,
 #: Riccadonna & Furlanello 2012, prints the same ratio and interval and "about 0.994").
@@ -359,7 +352,7 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         parser.error(f"argument --n/--resamples/--chunk-size: {err}")
     per_matrix = BYTES_PER_MATRIX + (BYTES_PER_TABLE_ROW if args.table else 0)
     try:
-        resources.require_memory(args.n * per_matrix, f"--n {args.n}")
+        resources.require_memory(args.n * per_matrix, f"--n {number(args.n)}")
     except ValueError as err:
         parser.error(f"argument --n: {err}")
 
@@ -413,8 +406,8 @@ def save_columns(path, table: pd.DataFrame) -> None:
             )
 
 
-def write_outputs(result: Result, timing: dict, out) -> None:
-    """Write the summary, timing, per-K table, figures and (if kept) the per-matrix table."""
+def write_outputs(result: Result, out) -> None:
+    """Write the per-K table, the figures and (if kept) the per-matrix table."""
     from cenmcc.simulation import figures as plotting
 
     write_table(out / "k_per_dimension.csv", result.per_k)
@@ -425,12 +418,10 @@ def write_outputs(result: Result, timing: dict, out) -> None:
         plotting.close(fig)
     if result.table is not None:
         write_atomic(out / "matrices.npz", lambda tmp: save_columns(tmp, result.table))
-    write_json(out / "timing.json", timing)
-    write_json(out / "summary.json", result.summary)
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run at the command line's settings, write every output, report."""
+def main(args: argparse.Namespace, out) -> Computed:
+    """Run at the command line's settings, write the tables and figures into ``out``, report."""
     config = Config(
         n_matrices=args.n, seed=args.seed, n_resamples=args.resamples, chunk_size=args.chunk_size
     )
@@ -442,8 +433,7 @@ def main(args: argparse.Namespace) -> int:
         quiet=args.quiet,
         keep_table=args.table,
     )
-    out = output_dir(args.out, NAME)
-    write_outputs(result, timing, out)
+    write_outputs(result, out)
     summary = result.summary
     print(markdown_table(report(summary)))
     fit = summary["k_fit"]
@@ -452,5 +442,6 @@ def main(args: argparse.Namespace) -> int:
             f"fitted k: a={fit['a']:.5f}±{fit['a_se']:.5f}, b={fit['b']:.5f}±{fit['b_se']:.5f}, "
             f"c={fit['c']:.5f}±{fit['c_se']:.5f}"
         )
-    print(f"computation {timing['computation_seconds']:.2f} s")
-    return 0
+    seconds = timing.pop("computation_seconds")
+    print(f"computation {seconds:.2f} s")
+    return Computed(summary, seconds, timing)

@@ -1,70 +1,82 @@
-"""``python -m paper_checks``: check every claim, write REPORT.md and results.json.
+"""``python -m paper_checks``: check every claim, write REPORT.md, results.json and the README's
+results section, all from one run.
 
 Exit status 0 when every verdict is the expected one (the recorded one, or "not checkable" where
-an optional program a record requires is absent), 1 otherwise (the differing records are
-printed), 130 when interrupted by SIGINT (Ctrl-C) or SIGTERM. The outputs are replaced all
-together or not at all: an interruption leaves the previous ones.
+an optional program a record requires is absent); 1 otherwise (the differing records are
+printed), or when the outputs cannot be written; 2 for a bad argument or a missing experiment
+output (named, with the command that writes it); 128 + the signal number when SIGINT (130) or
+SIGTERM (143) stops it. The outputs are replaced all together or not at all: an interruption
+leaves the previous ones.
 """
 
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 from pathlib import Path
+
+from cenmcc.simulation.cli import HelpFormatter, directory, output_root
+from cenmcc.simulation.outputs import write_atomic_all
+from cenmcc.simulation.signals import Interrupted, interrupts_raise, signals_deferred
+from experiments import __main__ as experiments_main
+from experiments.paths import FIGURES
 
 from . import report, summaries, tutorial_r
 from .registry import REGISTRY
 
-#: Exit status of a run stopped by SIGINT or SIGTERM (as a shell reports Ctrl-C).
-INTERRUPTED = 130
+DESCRIPTION = """Check every numeric and analytic claim of the five sources (the two papers of
+Jurman et al., Grandini et al.'s white paper, a blog tutorial and a blog post on the MCC)
+against what cenmcc and the experiments compute, with a verdict for each: reproduced, differs
+or not checkable. Writes paper_checks/REPORT.md (every claim, its source, tolerance and why it
+holds or not), paper_checks/results.json and the results section of README.md, all from the
+same run."""
+
+EPILOG = """The experiments' outputs must be there already (python -m experiments all writes
+them all, then runs this); a missing one is named with the command that writes it, and
+--run-missing runs it first. The claims of the blog tutorial's R code need R and pROC (apt-get
+install --no-install-recommends r-base-core r-cran-proc); without them those six claims are not
+checkable."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m paper_checks", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m paper_checks",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=HelpFormatter,
+    )
     parser.add_argument(
         "--out",
-        type=Path,
+        type=output_root,
         default=None,
-        help="directory for REPORT.md and results.json (default: paper_checks/)",
+        metavar="DIR",
+        help="write REPORT.md and results.json in DIR, and leave the README alone (default: "
+        "paper_checks/ and the README)",
     )
     parser.add_argument(
         "--figures",
-        type=Path,
+        type=directory,
         default=None,
-        help="where the experiments' summaries are read, and written if missing "
-        "(default: figures/)",
+        metavar="DIR",
+        help="read the experiments' outputs from DIR (default: figures/)",
+    )
+    parser.add_argument(
+        "--run-missing",
+        action="store_true",
+        help="first run, at its defaults, each experiment whose outputs are missing",
     )
     parser.add_argument(
         "--rscript",
         default=tutorial_r.rscript,
         help="the Rscript that runs the blog tutorial's R code (default: Rscript on the PATH, "
-        f"{tutorial_r.rscript or 'none found'}); without R and pROC ({tutorial_r.INSTALL}) "
-        "those claims are not checkable",
+        f"{tutorial_r.rscript or 'none found'})",
     )
     parser.add_argument(
         "--no-r",
         action="store_true",
         help="do not run R: the claims that need it are not checkable",
     )
-    parser.add_argument(
-        "--readme",
-        action="store_true",
-        help="also regenerate the README's results section from the registry",
-    )
     return parser
-
-
-class Interrupted(KeyboardInterrupt):
-    """Raised in the main thread by SIGINT or SIGTERM."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.name = signal.Signals(signum).name
-
-
-def _interrupt(signum, frame):
-    raise Interrupted(signum)
 
 
 def run(
@@ -72,13 +84,12 @@ def run(
     out: Path | None = None,
     figures: Path | None = None,
     *,
-    readme: bool = False,
     stage: list[str] | None = None,
 ) -> int:
-    """Run ``records``, write the report and results (and README), print a summary; the status.
+    """Run ``records``, write what they found (:func:`report.output_texts`), print a summary.
 
-    ``stage[0]``, if given, is kept up to date with what the run is doing (for the message of an
-    interruption).
+    Returns the exit status. ``stage[0]``, if given, is kept up to date with what the run is
+    doing (for the message of an interruption).
     """
     stage = stage if stage is not None else [""]
     if figures is not None:
@@ -90,21 +101,12 @@ def run(
     outcomes = report.run_records(records, on_record=checking)
     for problem, ids in report.unusable_inputs(outcomes).items():
         print(f"paper_checks: {problem}; {len(ids)} claims not checked", file=sys.stderr)
-    report_path = (out / "REPORT.md") if out is not None else report.REPORT
-    results_path = (out / "results.json") if out is not None else report.RESULTS
-    texts = report.output_texts(outcomes, report_path, results_path)
-    readme_changed = False
-    if readme:
-        updated = report.readme_text(REGISTRY)
-        if updated is not None:
-            texts[report.README] = updated
-            readme_changed = True
-    stage[0] = "writing " + ", ".join(p.name for p in texts)
-
-    def written():
-        stage[0] = "finishing, after writing " + ", ".join(p.name for p in texts)
-
-    report.replace_all(texts, done=written)
+    texts = report.output_texts(outcomes, out)
+    names = ", ".join(path.name for path in texts)
+    stage[0] = f"writing {names}"
+    with signals_deferred():  # a signal lands before any file is replaced or after all are
+        write_atomic_all(texts)
+        stage[0] = f"finishing, after writing {names}"
     print(report.count_line(o.verdict for o in outcomes))
     differing = report.mismatches(outcomes)
     for o in differing:
@@ -112,29 +114,56 @@ def run(
             f"  {o.record.id}: {o.verdict} (expected: {o.expected_verdict}) {o.detail}",
             file=sys.stderr,
         )
-    print(f"report: {report_path}\nresults: {results_path}")
-    if readme_changed:
-        print(f"README results section updated: {report.README}")
+    print("written: " + ", ".join(map(str, texts)))
     return 1 if differing else 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    tutorial_r.rscript = None if args.no_r else args.rscript
-    stage = ["starting"]
-    previous = {s: signal.signal(s, _interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        return run(REGISTRY, out=args.out, figures=args.figures, readme=args.readme, stage=stage)
-    except Interrupted as interruption:
-        kept = "" if stage[0].startswith("finishing") else "; no output was replaced"
-        print(
-            f"paper_checks: interrupted by {interruption.name} while {stage[0]}{kept}",
-            file=sys.stderr,
+def run_missing(parser: argparse.ArgumentParser, figures: Path, allowed: bool, stage) -> int:
+    """Run each experiment whose outputs are missing under ``figures``, if ``allowed``.
+
+    Otherwise refuse through ``parser.error`` (status 2), naming each missing one and the
+    command that writes it. Returns 0, or the status of the first experiment that failed.
+    """
+    missing = summaries.missing_experiments(figures)
+    if missing and not allowed:
+        commands = "; ".join(summaries.command_line(e, figures) for e in missing)
+        parser.error(
+            f"argument --figures: {figures} lacks the outputs of "
+            f"{', '.join(e.command for e in missing)}: run {commands}, or pass --run-missing"
         )
-        return INTERRUPTED
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+    for experiment in missing:
+        stage[0] = f"running the missing experiment {experiment.command}"
+        status = experiments_main.run([experiment.command, "--out", str(figures)])
+        if status:
+            print(
+                f"paper_checks: `{summaries.command_line(experiment, figures)}` failed "
+                f"(status {status}); no claim was checked",
+                file=sys.stderr,
+            )
+            return status
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    stage = ["starting"]
+    with interrupts_raise():
+        try:
+            args = parser.parse_args(argv)
+            tutorial_r.rscript = None if args.no_r else args.rscript
+            figures = args.figures if args.figures is not None else FIGURES
+            status = run_missing(parser, figures, args.run_missing, stage)
+            return status or run(REGISTRY, out=args.out, figures=figures, stage=stage)
+        except Interrupted as err:
+            kept = "" if stage[0].startswith("finishing") else "; no output was replaced"
+            print(
+                f"paper_checks: interrupted by {err.name} while {stage[0]}{kept}",
+                file=sys.stderr,
+            )
+            return err.status
+        except OSError as err:  # a full disk: cenmcc.simulation.outputs.WriteError
+            print(f"paper_checks failed: {err}; no output was replaced", file=sys.stderr)
+            return 1
 
 
 if __name__ == "__main__":

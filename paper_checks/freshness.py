@@ -26,19 +26,16 @@ from pathlib import Path
 
 from .record import RECORDED_ATOL, RECORDED_RTOL
 
-#: Top-level summary keys left out of the comparison, and why: they change from run to run
-#: (or from machine to machine) while every result stays the same.
+#: Top-level summary keys left out of the comparison, and why: they change from machine to
+#: machine while every result stays the same (timings are not in the summaries: they go to
+#: timing.json, which git ignores).
 VOLATILE = {
-    "timing": "wall and CPU seconds, with the parallel settings they were measured under "
-    "(random_matrices, discriminancy, binary)",
-    "timings_s": "seconds per stage (families)",
-    "wall_seconds": "total seconds (random_matrices)",
     "symbolic": "the sympy version that ran the proofs (families); each proof's outcome is "
     "compared, under formulas",
 }
 
 #: Files the experiments write but git ignores (see .gitignore): never committed.
-UNTRACKED = ("*_table.csv", "*_table.csv.gz", "*.npz")
+UNTRACKED = ("*_table.csv", "*_table.csv.gz", "*.npz", "timing.json")
 #: Directories under figures/ that ``python -m experiments all`` does not write: the
 #: benchmark's tables and figure (``python -m experiments benchmark``) are timings of the
 #: machine they ran on, not results a rerun could reproduce.

@@ -641,7 +641,7 @@ RECORDS = (
         ),
         compute=eq6_balanced_accuracy,
         verdict=REPRODUCED,
-        measured=0.7071886446886447,
+        measured=0.7071886446886446,
     ),
     Record(
         id="grandini2020-fig3-accuracy",
@@ -733,7 +733,7 @@ RECORDS = (
         published=identity("sum_k w_k R_k / W = ACC for w_k = t_k / s"),
         compute=baw_frequency_weights_is_accuracy,
         verdict=REPRODUCED,
-        measured=2.220446049250313e-16,
+        measured=1.1102230246251565e-16,
         note="Read as the text says (weights multiply recalls, divided by W = sum w_k); exact, "
         "since w_k R_k = (t_k/s)(C_kk/t_k) = C_kk/s.",
     ),

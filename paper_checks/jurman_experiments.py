@@ -12,8 +12,8 @@ four computations, each rerun at the papers' scale by one experiment:
   Figure 1: :mod:`experiments.families`.
 
 Each check reads the experiment's ``summary.json`` (or a small table beside it) from
-:data:`paper_checks.summaries.figures_dir`, running the experiment first if it is missing, so
-``python -m paper_checks --figures DIR`` checks the outputs of any run. Where a summary lacks a
+:data:`paper_checks.summaries.figures_dir`, so ``python -m paper_checks --figures DIR`` checks
+the outputs of any run. Where a summary lacks a
 number a claim needs, the check computes it here from the experiment's own functions and says
 so in its detail.
 
@@ -33,6 +33,9 @@ from statistics import NormalDist
 
 import numpy as np
 
+from experiments.protocol import N_PRINTED, THRESHOLD
+from experiments.random_matrices import PRINTED
+
 from .record import (
     DIFFERS,
     NOT_CHECKABLE,
@@ -51,30 +54,28 @@ from .search import mcc_defined
 from .sources import JURMAN2010, JURMAN2012, both_papers
 from .summaries import load_summary, load_table
 
-# (output directory, command) of each experiment.
-RANDOM = ("random_matrices", "random-matrices")
-DISCRIMINANCY = ("discriminancy", "discriminancy")
-BINARY = ("binary", "binary")
-FAMILIES = ("families", "families")
+# The output folder of each experiment (experiments.registry).
+RANDOM = "random_matrices"
+DISCRIMINANCY = "discriminancy"
+BINARY = "binary"
+FAMILIES = "families"
 
 # --------------------------------------------------------------------------------------------
 # Monte Carlo tolerances of the random-matrix statistics
 # --------------------------------------------------------------------------------------------
 
-#: Number of random matrices, as printed with Eq. (3).
-N_PRINTED = 200_000
 #: Published values and their intervals (both papers print the same ones).
-PEARSON_PRINTED = 0.9941477
-MEAN_RATIO_PRINTED = 1.000508
-CI_PRINTED = (1.000328, 1.000711)
+PEARSON_PRINTED = PRINTED["pearson_tmcc_kcen"]
+MEAN_RATIO_PRINTED = PRINTED["mean_ratio_tmcc_kcen"]
+CI_PRINTED = tuple(PRINTED["ci95_student"])
 #: Decimals to which CEN and MCC are rounded for the rounded tie rules of the (2, 4, 3) case:
 #: from far below float precision down to the four decimals a table might print.
 TIE_DECIMALS = (10, 8, 6, 4)
-#: Two independent runs of one generator differ by sqrt(2) standard errors; accept three.
-MC_SPREAD = 3 * math.sqrt(2)
 #: The largest distance, in standard errors of the difference of two runs, within which a
-#: printed Monte Carlo statistic counts as reproduced.
-MC_SIGMAS = 3.0
+#: printed Monte Carlo statistic counts as reproduced (the protocol study's rule).
+MC_SIGMAS = THRESHOLD
+#: Two independent runs of one generator differ by sqrt(2) standard errors; accept three.
+MC_SPREAD = MC_SIGMAS * math.sqrt(2)
 #: Standard errors of the refitted (a, b, c) of k(N) at paper scale (``k_fit.*_se`` of the
 #: random-matrix summary, rounded up to two digits): the Monte Carlo error of fitted constants.
 K_FIT_SE = (0.00043, 0.0024, 0.0030)
@@ -137,11 +138,11 @@ def monte_carlo_distance(key: str, printed_value: float):
 
 
 def _random() -> dict:
-    return load_summary(*RANDOM)
+    return load_summary(RANDOM)
 
 
 def _per_k():
-    return load_table(*RANDOM, "k_per_dimension.csv")
+    return load_table(RANDOM, "k_per_dimension.csv")
 
 
 def random_setup():
@@ -279,7 +280,7 @@ def cen_mcc_correlation():
 
 
 def _discriminancy() -> dict:
-    return load_summary(*DISCRIMINANCY)
+    return load_summary(DISCRIMINANCY)
 
 
 @functools.cache
@@ -403,7 +404,7 @@ def wei_table6():
 
 
 def _binary() -> dict:
-    return load_summary(*BINARY)
+    return load_summary(BINARY)
 
 
 @functools.cache
@@ -485,32 +486,13 @@ def binary_cen_bound_at_t0():
     )
 
 
-def binary_cen_max():
-    s = _binary()
-    at = s["cen_max_at"]
-    if not all(
-        m["matrix"][0][0] == m["matrix"][1][1] and m["matrix"][0][1] == m["matrix"][1][0]
-        for m in at
-    ):
-        raise ValueError(f"the largest binary CEN is not attained on [[T, F], [F, T]]: {at}")
-    fig3 = s["figure3"]
-    where = "; ".join(f"{m['matrix']} (s = {m['s']})" for m in at)
-    return Measured(
-        s["cen_max"],
-        f"largest CEN over every binary matrix with s <= {s['s_max']}, decided exactly: "
-        f"attained at {where}, of the form [[T, F], [F, T]]; CEN = 1 at T = 0. Analytically the "
-        f"maximum is 2/(e ln 2) = {fig3['cen_max']:.6f} at T/F = e/2 - 1 = "
-        f"{fig3['t_over_f_star']:.4f}",
-    )
-
-
 # --------------------------------------------------------------------------------------------
 # Closed forms of the families and the journal's Figure 1
 # --------------------------------------------------------------------------------------------
 
 
 def _families() -> dict:
-    return load_summary(*FAMILIES)
+    return load_summary(FAMILIES)
 
 
 def _formula(formula_id: str) -> dict:
@@ -675,7 +657,7 @@ RECORDS = (
         published=printed("0.9941477"),
         compute=random_pearson,
         verdict=DIFFERS,
-        measured=0.9951479460793079,
+        measured=0.9951479460793072,
         headline=True,
         reason="Measured 0.995148 (0.994804 with k refitted), 1.0·10⁻³ above 0.9941477, about "
         "ten times the run-to-run spread of r (≈ 1e-4; arxiv2010-random-pearson-monte-carlo "
@@ -709,7 +691,7 @@ RECORDS = (
         published=printed("0.994", label="about 0.994"),
         compute=random_pearson,
         verdict=DIFFERS,
-        measured=0.9951479460793079,
+        measured=0.9951479460793072,
         reason="r = 0.99515 rounds to 0.995 (0.99480 with k refitted), not 0.994 "
         "(arxiv2010-random-pearson).",
         note="Tolerance: the printed precision, larger than the Monte Carlo error (see "
@@ -753,7 +735,7 @@ RECORDS = (
         published=printed("1.000508"),
         compute=random_mean_ratio,
         verdict=DIFFERS,
-        measured=0.9887498487397767,
+        measured=0.9887498487397766,
         headline=True,
         reason="With the printed k the mean ratio is 0.98875, 0.0118 below 1.000508, far beyond "
         "the printed interval's half-width (1.9·10⁻⁴): the printed k is too large for these "
@@ -803,7 +785,7 @@ RECORDS = (
         published=bound("mean tMCC/(k·CEN) < 1", 1.0),
         compute=eq3_underestimate,
         verdict=REPRODUCED,
-        measured=0.9887498487397767,
+        measured=0.9887498487397766,
         headline=True,
         relation="<",
         note="The source contradicts itself: its own mean ratio tMCC/(k·CEN), 1.000508 "
@@ -846,7 +828,7 @@ RECORDS = (
         published=bound("|r| above the binary case's 0.63, which the journal calls poor", 0.63),
         compute=cen_mcc_correlation,
         verdict=REPRODUCED,
-        measured=0.9726559560008993,
+        measured=0.972655956000899,
         relation=">",
         note="'Strong' has no printed number; the journal's own yardstick is the binary "
         "|r| ≈ 0.63, called poor in contrast with the multi-class case.",
@@ -949,7 +931,7 @@ RECORDS = (
         published=printed("0.63", label="|r| ≈ 0.63"),
         compute=binary_pearson,
         verdict=REPRODUCED,
-        measured=0.6260319883812671,
+        measured=0.6260319883812667,
         headline=True,
         note="Tolerance: the printed precision; the enumeration is exhaustive, no Monte Carlo "
         "error. Convention: the printed range 2 <= s <= 100, MCC 0/0 set to 0 as the papers "
@@ -964,7 +946,7 @@ RECORDS = (
         published=bound("every panel's |r| below the multi-class |r|", 0.0),
         compute=binary_poorer_than_multiclass,
         verdict=REPRODUCED,
-        measured=-0.31611594732152504,
+        measured=-0.31611594732152437,
         relation="<",
         note="Measured: the largest binary |r| of the panels minus the multi-class |r(CEN, MCC)| "
         "of the random matrices; Fig. 4's values are not in the text. Convention: MCC 0/0 set "
@@ -1134,7 +1116,7 @@ RECORDS = (
         published=identity("closed form of CEN(Z_A)"),
         compute=functools.partial(formula_gap, "zA-cen"),
         verdict=REPRODUCED,
-        measured=5.2802303337642724e-15,
+        measured=3.2110815742503185e-15,
     ),
     Record(
         id="plos2012-za-cen-decreasing",
@@ -1155,7 +1137,7 @@ RECORDS = (
         published=converges("CEN(Z_A) -> 0", "N²(1 + ln A)/A at A = 10⁶ and 10⁹"),
         compute=functools.partial(formula_convergence, "zA-cen-limit"),
         verdict=REPRODUCED,
-        measured=0.2706530348008624,
+        measured=0.2706530347893307,
         relation="<=",
     ),
     # ---- Closed forms: dice rolling ----
@@ -1168,7 +1150,7 @@ RECORDS = (
         published=identity("closed form of CEN(dice)"),
         compute=functools.partial(formula_gap, "dice-cen"),
         verdict=REPRODUCED,
-        measured=2.942091015256665e-15,
+        measured=2.0539125955565396e-15,
     ),
     Record(
         id="plos2012-dice-cen-decreasing",
@@ -1186,7 +1168,7 @@ RECORDS = (
         published=converges("(N - 1)/(2N) log_{2N-2} N + 1", "N²(1 + ln A)/A at A = 10⁶ and 10⁹"),
         compute=functools.partial(formula_convergence, "dice-cen-limit-preprint"),
         verdict=DIFFERS,
-        measured=9825402.923725398,
+        measured=9825402.92372539,
         relation="<=",
         headline=True,
         reason="With + 1 outside the logarithm the printed limit exceeds 1 (N = 3: 1 + "
@@ -1200,7 +1182,7 @@ RECORDS = (
         published=converges("(N - 1)/(2N) log_{2N-2}(N + 1)", "N²(1 + ln A)/A at A = 10⁶ and 10⁹"),
         compute=functools.partial(formula_convergence, "dice-cen-limit-journal"),
         verdict=REPRODUCED,
-        measured=0.1884514627429501,
+        measured=0.18845146273358304,
         relation="<=",
     ),
     Record(
@@ -1253,7 +1235,7 @@ RECORDS = (
         published=identity("(N - 1)F/(T + (N - 1)F) log_{2N-2}(2[T + (N - 1)F]/F)"),
         compute=functools.partial(formula_gap, "b-cen"),
         verdict=REPRODUCED,
-        measured=3.4416913763379853e-15,
+        measured=5.551115123125783e-16,
     ),
     Record(
         id="plos2012-b-identity",
@@ -1262,7 +1244,7 @@ RECORDS = (
         published=identity("CEN = (1 - MCC)(1 + log_{2N-2}(...))(1 - 1/N)"),
         compute=functools.partial(formula_gap, "b-identity"),
         verdict=REPRODUCED,
-        measured=3.4416913763379853e-15,
+        measured=6.661338147750939e-16,
         headline=True,
         note="The exact case behind Eq. (3): tMCC = CEN with k = 1.",
     ),
@@ -1284,7 +1266,7 @@ RECORDS = (
         published=identity("closed form of the binary CEN"),
         compute=functools.partial(formula_gap, "binary-cen"),
         verdict=REPRODUCED,
-        measured=4.884981308350689e-15,
+        measured=5.586676954383307e-15,
     ),
     Record(
         id="plos2012-binary-cen-tf",
@@ -1293,6 +1275,6 @@ RECORDS = (
         published=identity("F/(T + F) log2(2(T + F)/F)"),
         compute=functools.partial(formula_gap, "binary-sym-cen"),
         verdict=REPRODUCED,
-        measured=1.6653345369377348e-15,
+        measured=6.661338147750939e-16,
     ),
 )

@@ -10,18 +10,17 @@ summary.json``, read here through :func:`paper_checks.summaries.load_summary`).
 
 from __future__ import annotations
 
+from experiments.protocol import THRESHOLD
+
 from .record import DIFFERS, Measured, Published, Record
 from .sources import both_papers
 from .summaries import load_summary
 
-PROTOCOL = ("protocol", "protocol")
 SOURCE = both_papers("Sec. 2", "'Relationships between CEN and MCC'")
-#: A reading reproduces a published value when within this many combined standard errors.
-THRESHOLD = 3.0
 
 
 def _protocol() -> dict:
-    return load_summary(*PROTOCOL)
+    return load_summary("protocol")
 
 
 def closest_reading():

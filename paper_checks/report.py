@@ -1,28 +1,24 @@
 """Running the registry and writing what it found: REPORT.md, results.json, the README section.
 
-The report and results are written from a run (measured now). The README's results section is
-generated from the registry's *recorded* values, so it does not change from run to run; the
-tests check that each record still measures its recorded value, and that the README section is
-the one this module generates.
+All three are written from one run (measured now), all together or not at all
+(:func:`cenmcc.simulation.outputs.write_atomic_all`). results.json keeps every outcome, so the
+report and the README section can be rendered again from it (:func:`outcomes_from_results`):
+the tests check that the committed three agree with each other and with the registry.
 """
 
 from __future__ import annotations
 
 import json
-import os
+import math
 import re
-import signal
-import stat
-import tempfile
-import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from cenmcc.simulation.outputs import to_jsonable
+from experiments.registry import EXPERIMENTS
 
 from .record import (
     DIFFERS,
@@ -45,105 +41,6 @@ RESULTS = PACKAGE_DIR / "results.json"
 README = PACKAGE_DIR.parent / "README.md"
 README_START = "<!-- results:start -->"
 README_END = "<!-- results:end -->"
-
-
-@dataclass(frozen=True)
-class GalleryFigure:
-    """A figure an experiment writes, shown in the README's results section.
-
-    Attributes
-    ----------
-    path : str
-        Where it is, relative to the repository root (under ``figures/``).
-    title : str
-        A short title (also the image's alternative text).
-    command : str
-        The ``python -m experiments`` command that writes it.
-    caption : str
-        What it shows, in one sentence.
-    """
-
-    path: str
-    title: str
-    command: str
-    caption: str
-
-
-#: Every PNG the experiments write, in the order of the papers.
-GALLERY = (
-    GalleryFigure(
-        "figures/random_matrices/figure2.png",
-        "Figure 2: the 200,000 random matrices",
-        "random-matrices",
-        "The journal's Figure 2 (the preprint's Figure 1): CEN against MCC (a) and k·CEN against "
-        "tMCC (b) for the 200,000 random matrices as densities (matrices per cell, log scale), "
-        "printed k.",
-    ),
-    GalleryFigure(
-        "figures/random_matrices/k_per_dimension.png",
-        "The constant k of Eq. (3) per number of classes",
-        "random-matrices",
-        "The empirical k of each N (mean ± 1 SD of tMCC/CEN over its matrices) against the "
-        "printed k(N) of Eq. (3) and the k(N) refitted to the same matrices.",
-    ),
-    GalleryFigure(
-        "figures/protocol/protocol.png",
-        "Which reading of the protocol gives the printed numbers",
-        "protocol",
-        "Distance of each reading's statistics from the published values, in combined standard "
-        "errors (shaded: ±3).",
-    ),
-    GalleryFigure(
-        "figures/discriminancy/discriminancy.png",
-        "Degrees of discriminancy, 9 to 19 samples in three classes",
-        "discriminancy",
-        "Degrees of discriminancy of CEN over MCC (exact and float ties), CEN over ACC and MCC "
-        "over ACC for every split of 9 to 19 samples into three classes; the (2, 4, 3) case "
-        "circled, the printed 'about 6' dashed.",
-    ),
-    GalleryFigure(
-        "figures/binary/figure3.png",
-        "Figure 3: CEN and MCC of [[T, F], [F, T]]",
-        "binary",
-        "The journal's Figure 3: CEN and MCC of [[T, F], [F, T]] against T/F, with CEN > 1 for "
-        "0 < T < F and its maximum 2/(e ln 2) at T/F = e/2 - 1.",
-    ),
-    GalleryFigure(
-        "figures/binary/figure4.png",
-        "Figure 4: every binary confusion matrix",
-        "binary",
-        "The journal's Figure 4: CEN against MCC for every binary matrix on s = 5, 10, 25, 50, "
-        "75 samples, and for all s = 1..100 (matrices per cell, log scale; r in each title).",
-    ),
-    GalleryFigure(
-        "figures/families/z_a.png",
-        "The Z_A family",
-        "families",
-        "ACC, MCC and CEN of Z_A against A for N = 3, 4, 5, 10, 30 (dotted: the MCC limit "
-        "-1/(2(N - 1))): accuracy and MCC fall while CEN improves.",
-    ),
-    GalleryFigure(
-        "figures/families/dice.png",
-        "Dice rolling on unbalanced classes",
-        "families",
-        "CEN (dotted: its limit) and MCC of the dice-rolling matrices against A: MCC is 0 for "
-        "every A, CEN is not constant.",
-    ),
-    GalleryFigure(
-        "figures/families/dice_limit.png",
-        "The dice-rolling limit",
-        "families",
-        "The dice-rolling limit (N - 1)/(2N) log_{2N-2}(N + 1) against N, with CEN at A = 10⁹ "
-        "(dots, N = 2..30) and the asymptote 1/2.",
-    ),
-    GalleryFigure(
-        "figures/families/b.png",
-        "The B(T, F) family",
-        "families",
-        "CEN and MCC of B(T, F) (T on the diagonal, F elsewhere) against T/F for N = 2, 3, 5, "
-        "10, 30; the binary maximum of CEN is starred.",
-    ),
-)
 
 
 def run_record(record: Record) -> Outcome:
@@ -190,6 +87,8 @@ def format_value(value: Value | None) -> str:
         return "—"
     if isinstance(value, tuple):
         return "(" + ", ".join(format_value(v) for v in value) + ")"
+    if not math.isfinite(value):  # a measured value, not a failure: "nan", "inf", "-inf"
+        return str(value)
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
     if abs(value) < 1e-4:
@@ -329,68 +228,11 @@ def results(outcomes) -> dict:
                 "note": o.record.note,
                 "detail": o.detail,
                 "warnings": list(o.warnings),
+                "missing": o.missing,
             }
             for o in outcomes
         ],
     }
-
-
-@contextmanager
-def deferred_signals(signals=(signal.SIGINT, signal.SIGTERM)):
-    """Hold back ``signals`` inside the block, then deliver them to the handlers in place before.
-
-    Python runs signal handlers in the main thread whichever thread the kernel picked, so
-    recording them here (rather than masking, which covers one thread only) defers them
-    reliably. Outside the main thread, where handlers cannot be set, it defers nothing.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    pending: list[int] = []
-    previous = {s: signal.signal(s, lambda signum, frame: pending.append(signum)) for s in signals}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-        for signum in dict.fromkeys(pending):
-            signal.raise_signal(signum)
-
-
-def replace_all(texts: dict[Path, str], done: Callable[[], None] | None = None) -> None:
-    """Write each text to its path, all of them or none (as far as a signal can tell).
-
-    Every text is first written to a temporary file beside its path (removed if anything fails
-    or a signal interrupts); the temporaries are then renamed over their paths with SIGINT and
-    SIGTERM deferred (:func:`deferred_signals`), so an interruption lands before any file is
-    replaced or after all are; ``done()``, if given, is called once all are, before the
-    deferred signals are delivered.
-    """
-    temporaries: dict[Path, Path] = {}
-    try:
-        for path, text in texts.items():
-            path = Path(path)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            os.close(fd)
-            temporaries[path] = Path(tmp)
-            Path(tmp).write_text(text)
-            mode = path.stat().st_mode if path.exists() else 0o666 & ~_umask()
-            os.chmod(tmp, stat.S_IMODE(mode))
-        with deferred_signals():
-            for path, tmp in temporaries.items():
-                os.replace(tmp, path)
-            if done is not None:
-                done()
-    finally:
-        for tmp in temporaries.values():
-            tmp.unlink(missing_ok=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def results_text(outcomes) -> str:
@@ -398,27 +240,67 @@ def results_text(outcomes) -> str:
     return json.dumps(to_jsonable(results(outcomes)), indent=2, allow_nan=False) + "\n"
 
 
-def output_texts(outcomes, report: Path = REPORT, results_path: Path = RESULTS) -> dict:
-    """REPORT.md's and results.json's paths and texts, for :func:`replace_all`."""
-    return {Path(report): render_report(outcomes), Path(results_path): results_text(outcomes)}
+def outcomes_from_results(data: dict, records) -> list[Outcome]:
+    """The outcomes a results.json holds, each with its record from ``records`` (by id).
+
+    The inverse of :func:`results` for everything the report and the README show, so both can
+    be rendered again from results.json.
+
+    Raises
+    ------
+    KeyError
+        If results.json holds a record that ``records`` lacks.
+    """
+    by_id = {record.id: record for record in records}
+
+    def value(v):
+        if v is None:
+            return None
+        return tuple(float(x) for x in v) if isinstance(v, list) else float(v)
+
+    return [
+        Outcome(
+            by_id[r["id"]],
+            r["verdict"],
+            value(r["measured"]),
+            r["detail"],
+            tuple(r["warnings"]),
+            r["missing"],
+        )
+        for r in data["records"]
+    ]
 
 
-def write_outputs(outcomes, report: Path = REPORT, results_path: Path = RESULTS) -> None:
-    """Write REPORT.md and results.json, both or neither (:func:`replace_all`)."""
-    replace_all(output_texts(outcomes, report, results_path))
+def output_texts(outcomes, out: Path | None = None) -> dict[Path, str]:
+    """Each file a run writes and its text, all from ``outcomes``.
+
+    REPORT.md and results.json in ``out``; without ``out``, in paper_checks/, with the README's
+    results section (:func:`readme_text`), which describes the repository's own outputs.
+    """
+    if out is not None:
+        return {
+            out / "REPORT.md": render_report(outcomes),
+            out / "results.json": results_text(outcomes),
+        }
+    return {
+        REPORT: render_report(outcomes),
+        RESULTS: results_text(outcomes),
+        README: readme_text(outcomes, README),
+    }
 
 
-def readme_section(records) -> str:
-    """The README's results section, from the registry's recorded values and verdicts."""
-    records = list(records)
+def readme_section(outcomes) -> str:
+    """The README's results section, from the outcomes of one run (those of REPORT.md)."""
+    outcomes = list(outcomes)
     lines = [
         README_START,
-        "<!-- Generated from paper_checks' registry by `python -m paper_checks --readme`; "
-        "tests/test_paper_checks.py checks that it is up to date. -->",
+        "<!-- Generated by `python -m paper_checks` from the run that wrote "
+        "paper_checks/REPORT.md; tests/test_paper_checks.py checks that they agree. -->",
         "",
-        f"**{count_line(r.verdict for r in records)}.**{weak_line(records)} "
-        "[paper_checks/REPORT.md](paper_checks/REPORT.md) has every claim with its source, how "
-        "it is computed and why it holds or not. The main ones (for a stated identity, "
+        f"**{count_line(o.verdict for o in outcomes)}.**"
+        + weak_line(o.record for o in outcomes if o.verdict == o.record.verdict)
+        + " [paper_checks/REPORT.md](paper_checks/REPORT.md) has every claim with its source, "
+        "how it is computed and why it holds or not. The main ones (for a stated identity, "
         "*measured* is the largest gap found between its two sides; for a limit, the largest "
         "gap over the rate at which the exact form converges; for a range, the smallest and "
         "largest value found):",
@@ -426,20 +308,24 @@ def readme_section(records) -> str:
         "| id | claim | published | measured | verdict |",
         "| --- | --- | --- | --- | --- |",
     ]
-    for r in records:
+    for o in outcomes:
+        r = o.record
         if r.headline:
-            verdict = r.verdict + _kind_label(r, r.verdict)
-            cells = (f"`{r.id}`", r.claim, r.published.text, format_value(r.measured), verdict)
-            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+            cells = (f"`{r.id}`", r.claim, r.published.text, format_value(o.measured))
+            lines.append("| " + " | ".join(_cell(c) for c in (*cells, _verdict_cell(o))) + " |")
     lines += ["", "Every claim that differs from the computation, and why:", ""]
-    lines += [f"- `{r.id}`: {r.reason}" for r in records if r.verdict == DIFFERS]
-    lines += gallery_section(GALLERY)
+    lines += [
+        f"- `{o.record.id}`: {o.record.reason or o.detail}"
+        for o in outcomes
+        if o.verdict == DIFFERS
+    ]
+    lines += gallery_section()
     lines.append(README_END)
     return "\n".join(lines)
 
 
-def gallery_section(figures) -> list[str]:
-    """The README's figures: each with what it shows and the command that writes it."""
+def gallery_section() -> list[str]:
+    """The README's figures, each with what it shows and the command that writes it."""
     lines = [
         "",
         "### Figures",
@@ -447,13 +333,15 @@ def gallery_section(figures) -> list[str]:
         "`python -m experiments all` writes every figure; each line says which command writes "
         "it alone.",
     ]
-    for figure in figures:
-        lines += [
-            "",
-            f"**{figure.title}** (`python -m experiments {figure.command}`): {figure.caption}",
-            "",
-            f"![{figure.title}]({figure.path})",
-        ]
+    for experiment in EXPERIMENTS:
+        for figure in experiment.figures:
+            lines += [
+                "",
+                f"**{figure.title}** (`python -m experiments {experiment.command}`): "
+                f"{figure.caption}",
+                "",
+                f"![{figure.title}](figures/{experiment.folder}/{figure.file})",
+            ]
     return lines
 
 
@@ -463,19 +351,16 @@ def readme_current(text: str) -> str | None:
     return match.group(0) if match else None
 
 
-def readme_text(records, path: Path = README) -> str | None:
-    """The README at ``path`` with its results section regenerated; None if unchanged."""
+def readme_text(outcomes, path: Path = README) -> str:
+    """The README at ``path`` with its results section rendered from ``outcomes``.
+
+    Raises
+    ------
+    ValueError
+        If the README has no results section.
+    """
     text = Path(path).read_text()
     current = readme_current(text)
     if current is None:
         raise ValueError(f"{path} has no {README_START} ... {README_END} section")
-    new = readme_section(records)
-    return None if new == current else text.replace(current, new)
-
-
-def update_readme(records, path: Path = README) -> bool:
-    """Replace the README's results section by :func:`readme_section`; True if it changed."""
-    updated = readme_text(records, path)
-    if updated is not None:
-        replace_all({Path(path): updated})
-    return updated is not None
+    return text.replace(current, readme_section(outcomes))

@@ -1,40 +1,25 @@
 """Experiment summaries for the records that an experiment backs.
 
-An experiment writes ``<figures>/<name>/summary.json``. :func:`load_summary` reads it and, when it
-is missing, first runs the experiment with its defaults (the papers' settings), exactly as
-``python -m experiments <command> --out <figures>`` would. Data flows one way: paper_checks
-imports experiments, never the reverse.
+An experiment writes ``<figures>/<folder>/summary.json`` (its folder and the keys its summary
+must hold are declared in :data:`experiments.registry.EXPERIMENTS`). :func:`load_summary` puts
+right what a killed run left there (:func:`cenmcc.simulation.outputs.recover`) and reads it; it
+never runs an experiment: a missing summary is named, with the command that writes it
+(``python -m paper_checks --run-missing`` runs the missing ones first, see
+:func:`missing_experiments`). Data flows one way: paper_checks imports experiments, never the
+reverse.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
+from cenmcc.simulation.outputs import recover
 from experiments.paths import FIGURES, REPO_ROOT
+from experiments.registry import BY_FOLDER, EXPERIMENTS, Experiment
 
 #: Where summaries are read (``python -m paper_checks --figures DIR`` changes it).
 figures_dir: Path = FIGURES
-
-
-def run_experiment(command: str, figures: Path) -> None:
-    """Run ``python -m experiments <command> --out <figures>`` in this process.
-
-    Raises
-    ------
-    LookupError
-        If the experiment is not registered in ``experiments.__main__.COMMANDS``.
-    RuntimeError
-        If the experiment exits with a non-zero status.
-    """
-    from experiments.__main__ import COMMANDS, main
-
-    if command not in COMMANDS:
-        raise LookupError(f"experiment {command!r} is not available (not in experiments.COMMANDS)")
-    status = main([command, "--out", str(figures)])
-    if status:
-        raise RuntimeError(f"`python -m experiments {command}` exited with status {status}")
 
 
 class SummaryError(ValueError):
@@ -45,14 +30,25 @@ class SummaryError(ValueError):
     """
 
 
-#: Top-level keys that identify each experiment's summary (a few each; every record's own key
-#: is checked where it is read, see :class:`Summary`).
-SIGNATURES = {
-    "random_matrices": ("n_matrices", "pearson_cen_mcc", "pearson_tmcc_kcen", "k_fit"),
-    "discriminancy": ("paper_case", "cases", "sweep"),
-    "binary": ("pearson_by_s", "share_cen_above_1", "figure3"),
-    "families": ("formulas", "examples", "box1c_search"),
-}
+def command_line(experiment: Experiment, figures: Path) -> str:
+    """The command that writes ``experiment``'s outputs under ``figures``."""
+    out = "" if Path(figures).resolve() == FIGURES else f" --out {figures}"
+    return f"python -m experiments {experiment.command}{out}"
+
+
+def missing_experiments(figures: Path) -> list[Experiment]:
+    """The experiments paper_checks reads whose summary is missing under ``figures``.
+
+    Each output directory is recovered first (:func:`cenmcc.simulation.outputs.recover`), so a
+    run killed while swapping its outputs in counts by the run it leaves in place.
+    """
+    missing = []
+    for experiment in EXPERIMENTS:
+        if experiment.summary_keys:
+            recover(Path(figures) / experiment.folder)
+            if not (Path(figures) / experiment.folder / "summary.json").exists():
+                missing.append(experiment)
+    return missing
 
 
 class Summary(dict):
@@ -92,20 +88,22 @@ def shown(path: Path) -> Path:
 
 
 def read_summary(path: Path, name: str | None = None) -> Summary:
-    """Parse the summary at ``path``, checking it is a JSON object (of experiment ``name``).
+    """Parse the summary at ``path``, checking it is a JSON object (of the experiment in ``name``).
 
     Raises
     ------
     SummaryError
         If the file is missing or unreadable, is not valid JSON (a truncated write), is not a
-        JSON object, or lacks the keys of :data:`SIGNATURES` ``[name]`` (another experiment's
+        JSON object, or lacks the keys its experiment's declaration lists (another experiment's
         summary, or an older layout); the message names the file.
     """
+    figures = Path(path).parent.parent
     path = shown(path)
     try:
         text = (REPO_ROOT / path).read_text()
     except FileNotFoundError:
-        raise SummaryError(f"{path} does not exist") from None
+        how = f": run `{command_line(BY_FOLDER[name], figures)}`" if name in BY_FOLDER else ""
+        raise SummaryError(f"{path} does not exist{how}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise SummaryError(f"{path} cannot be read: {error}") from None
     if not text.strip():
@@ -119,10 +117,12 @@ def read_summary(path: Path, name: str | None = None) -> Summary:
         ) from None
     if not isinstance(data, dict):
         raise SummaryError(f"{path} holds a JSON {type(data).__name__}, not an object")
-    expected = SIGNATURES.get(name, ())
+    expected = BY_FOLDER[name].summary_keys if name in BY_FOLDER else ()
     missing = [k for k in expected if k not in data]
     if missing:
-        like = [other for other, keys in SIGNATURES.items() if set(keys) <= set(data)]
+        like = [
+            e.folder for e in EXPERIMENTS if e.summary_keys and set(e.summary_keys) <= data.keys()
+        ]
         guess = (
             f"it looks like the {like[0]} experiment's summary"
             if like
@@ -132,25 +132,15 @@ def read_summary(path: Path, name: str | None = None) -> Summary:
     return Summary(data, path)
 
 
-def load_summary(
-    name: str,
-    command: str,
-    *,
-    figures: Path | None = None,
-    run: Callable[[str, Path], None] = run_experiment,
-) -> Summary:
-    """The summary of experiment ``name``, running ``command`` first if it is missing.
+def load_summary(name: str, *, figures: Path | None = None) -> Summary:
+    """The summary of the experiment whose output folder is ``name``, recovered first.
 
     Parameters
     ----------
     name : str
-        Output directory of the experiment under ``figures`` (e.g. ``"random_matrices"``).
-    command : str
-        Its ``python -m experiments`` command (e.g. ``"random-matrices"``).
+        Output folder of the experiment under ``figures`` (e.g. ``"random_matrices"``).
     figures : Path, optional
         The figures directory; default :data:`figures_dir`.
-    run : callable, optional
-        ``run(command, figures)`` runs the experiment; default :func:`run_experiment`.
 
     Returns
     -------
@@ -160,22 +150,19 @@ def load_summary(
     Raises
     ------
     SummaryError
-        If the experiment does not write it, or it is not a usable summary of ``name``.
+        If it is missing (the message names the command that writes it) or is not a usable
+        summary of ``name``.
     """
     figures = Path(figures) if figures is not None else figures_dir
-    path = figures / name / "summary.json"
-    if not path.exists():
-        run(command, figures)
-        if not path.exists():
-            raise SummaryError(f"`python -m experiments {command}` did not write {shown(path)}")
-    return read_summary(path, name)
+    recover(figures / name)
+    return read_summary(figures / name / "summary.json", name)
 
 
-def load_table(name: str, command: str, filename: str, *, figures: Path | None = None):
-    """A small table (CSV) that experiment ``name`` writes next to its summary.
+def load_table(name: str, filename: str, *, figures: Path | None = None):
+    """A small table (CSV) that the experiment in folder ``name`` writes next to its summary.
 
-    The summary marks a complete run, so it is loaded first (running ``command`` if it is
-    missing, see :func:`load_summary`); the table is then read from the same directory.
+    The summary marks a complete run, so it is loaded first (see :func:`load_summary`); the
+    table is then read from the same directory.
 
     Returns
     -------
@@ -184,7 +171,7 @@ def load_table(name: str, command: str, filename: str, *, figures: Path | None =
     import pandas as pd
 
     figures = Path(figures) if figures is not None else figures_dir
-    load_summary(name, command, figures=figures)
+    load_summary(name, figures=figures)
     path = figures / name / filename
     try:
         return pd.read_csv(path)

@@ -11,6 +11,7 @@ from test_ties import exact_ranks
 import cenmcc
 from experiments import discriminancy as exp
 from experiments.__main__ import main as cli_main
+from experiments.measures import mcc_counting_fills
 
 
 def brute_pairs(f, g) -> dict:
@@ -64,7 +65,7 @@ def test_float_eq_counts_match_brute_force():
 def test_undefined_mcc_is_counted():
     # With every true class non-empty, MCC is 0/0 only when one column holds every sample.
     M = cenmcc.matrices_with_row_sums([2, 1, 3])
-    _, undefined = exp.mcc_counting_fills(M)
+    _, undefined = mcc_counting_fills(M)
     assert np.count_nonzero(undefined) == 3
     assert (M[undefined].max(axis=1) == 0).sum() == 3 * 2  # two empty columns in each
 

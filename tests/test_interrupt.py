@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from cenmcc.simulation.outputs import MARKER, staged_directory
 from experiments.paths import REPO_ROOT
 
 PREVIOUS = {"summary.json": b'{"run": "previous"}\n', "discriminancy.png": b"\x89PNG previous"}
@@ -37,10 +38,9 @@ def started():
 
 
 def _start(started: list, out: Path, *extra: str) -> subprocess.Popen:
-    destination = out / "discriminancy"
-    destination.mkdir(parents=True, exist_ok=True)
-    for name, data in PREVIOUS.items():
-        (destination / name).write_bytes(data)
+    with staged_directory(out / "discriminancy") as stage:  # a previous run
+        for name, data in PREVIOUS.items():
+            (stage / name).write_bytes(data)
     process = subprocess.Popen(
         [sys.executable, *COMMAND, "--out", str(out), *extra],
         cwd=REPO_ROOT,
@@ -88,7 +88,7 @@ def _wait_for_workers(process: subprocess.Popen, backend: str = "loky") -> list[
 def _wait_for_staging(process: subprocess.Popen, out: Path) -> None:
     """Wait until the run has parsed its arguments and started writing, then a little more."""
     deadline = time.monotonic() + GUARD
-    while not (out / f".discriminancy.staging-{process.pid}").exists():
+    while not list(out.glob(".discriminancy.staging-*")):
         assert time.monotonic() < deadline, "the run never started writing"
         assert process.poll() is None, process.communicate()
         time.sleep(0.1)
@@ -102,9 +102,13 @@ def _wait_for_no_survivor(pgid: int) -> None:
     assert _group(pgid) == [], "processes of the run survived it"
 
 
+def _previous_outputs(destination: Path) -> dict:
+    return {p.name: p.read_bytes() for p in destination.iterdir() if p.name != MARKER}
+
+
 def _assert_previous_outputs_intact(out: Path) -> None:
     destination = out / "discriminancy"
-    assert {p.name: p.read_bytes() for p in destination.iterdir()} == PREVIOUS
+    assert _previous_outputs(destination) == PREVIOUS
     assert sorted(p.name for p in out.iterdir()) == ["discriminancy"]  # no staging, no .tmp
 
 
@@ -144,9 +148,9 @@ def test_sigkill_keeps_the_previous_outputs_and_the_next_run_cleans_up(started, 
     process.communicate(timeout=GUARD)
     _wait_for_no_survivor(process.pid)
     destination = tmp_path / "discriminancy"
-    assert {p.name: p.read_bytes() for p in destination.iterdir()} == PREVIOUS
-    left = [p.name for p in tmp_path.iterdir() if p.name != "discriminancy"]
-    assert left == [f".discriminancy.staging-{process.pid}"]  # cleaned by the next run
+    assert _previous_outputs(destination) == PREVIOUS
+    (left,) = [p.name for p in tmp_path.iterdir() if p.name != "discriminancy"]
+    assert left.startswith(".discriminancy.staging-")  # cleaned by the next run
     rerun = subprocess.run(
         [*RERUN, "--out", str(tmp_path)],
         cwd=REPO_ROOT,

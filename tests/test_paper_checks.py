@@ -5,7 +5,6 @@ record that moves a measured value or flips a verdict fails here, by name.
 """
 
 import json
-import subprocess
 import sys
 import warnings
 from dataclasses import replace
@@ -17,6 +16,7 @@ from scipy.stats import norm
 
 import cenmcc
 from experiments import __main__ as experiments_main
+from experiments.registry import EXPERIMENTS
 from paper_checks import freshness, report, summaries
 from paper_checks.__main__ import run
 from paper_checks.iris import SPECIES, gaussian_naive_bayes, load_iris, random_splits
@@ -154,60 +154,78 @@ def test_report_has_the_counts_and_one_row_per_record(tmp_path):
     assert [r["id"] for r in saved["records"]] == [r.id for r in records]
 
 
-def test_readme_results_section_is_generated_from_the_registry():
+def test_readme_report_results_and_registry_agree():
+    """The committed README section, REPORT.md and results.json come from one run of the
+    registry as it is (rerun `python -m paper_checks` after changing a record)."""
+    data = json.loads(report.RESULTS.read_text())
+    assert [r["id"] for r in data["records"]] == [r.id for r in REGISTRY]
+    for saved, record in zip(data["records"], REGISTRY, strict=True):
+        recorded = list(record.measured) if isinstance(record.measured, tuple) else record.measured
+        assert (saved["recorded_verdict"], saved["recorded_measured"]) == (
+            record.verdict,
+            recorded,
+        ), record.id
+    outcomes = report.outcomes_from_results(data, REGISTRY)
+    for o in outcomes:  # the values recorded are those the run measured
+        assert o.verdict == o.expected_verdict, o.record.id
+        assert o.verdict != o.record.verdict or same_value(o.measured, o.record.measured), (
+            o.record.id
+        )
+    assert report.REPORT.read_text() == report.render_report(outcomes)
+    assert report.results_text(outcomes) == report.RESULTS.read_text()
     current = report.readme_current((ROOT / "README.md").read_text())
-    assert current is not None, "README.md has no results section"
-    assert current == report.readme_section(REGISTRY), "run `python -m paper_checks --readme`"
+    assert current == report.readme_section(outcomes), "run `python -m paper_checks`"
 
 
-def test_update_readme_replaces_only_its_section(tmp_path):
+def test_the_readme_section_is_replaced_alone_and_shows_the_run(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text(f"intro\n{report.README_START}\nold\n{report.README_END}\noutro\n")
-    assert report.update_readme(REGISTRY[:2], readme)
-    text = readme.read_text()
+    outcomes = [evaluate(r) for r in REGISTRY[:2]]
+    drifted = replace(outcomes[0], measured=(-3.3e-16, 1.0))
+    text = report.readme_text([drifted, outcomes[1]], readme)
     assert text.startswith("intro\n")
     assert text.endswith("\noutro\n")
-    assert report.readme_current(text) == report.readme_section(REGISTRY[:2])
-    assert not report.update_readme(REGISTRY[:2], readme)
+    assert "| (-3.3e-16, 1) |" in report.readme_current(text)  # measured now, not as recorded
 
 
-def test_load_summary_runs_the_experiment_only_when_its_summary_is_missing(tmp_path):
-    calls = []
-
-    def fake_run(command, figures):
-        calls.append((command, figures))
-        (figures / "demo").mkdir(parents=True)
-        (figures / "demo" / "summary.json").write_text('{"k_fit": {"a": 1.5}}')
-
-    first = summaries.load_summary("demo", "demo-cmd", figures=tmp_path, run=fake_run)
-    second = summaries.load_summary("demo", "demo-cmd", figures=tmp_path, run=fake_run)
-    assert first == second == {"k_fit": {"a": 1.5}}
-    assert calls == [("demo-cmd", tmp_path)]
-    assert summaries.summary_value(first, "k_fit.a") == 1.5
+def test_a_missing_summary_is_named_with_its_command_and_never_run(tmp_path):
+    with pytest.raises(summaries.SummaryError, match="does not exist") as caught:
+        summaries.load_summary("binary", figures=tmp_path)
+    assert f"`python -m experiments binary --out {tmp_path}`" in str(caught.value)
+    assert list(tmp_path.iterdir()) == []
+    missing = summaries.missing_experiments(tmp_path)
+    assert [e.command for e in missing] == [e.command for e in EXPERIMENTS if e.summary_keys]
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "summary.json").write_text('{"k_fit": {"a": 1.5}}')
+    summary = summaries.load_summary("demo", figures=tmp_path)
+    assert summaries.summary_value(summary, "k_fit.a") == 1.5
     with pytest.raises(KeyError, match=r"k_fit\.b"):
-        summaries.summary_value(first, "k_fit.b")
-
-
-def test_load_summary_fails_clearly_when_the_experiment_writes_nothing(tmp_path):
-    with pytest.raises(summaries.SummaryError, match="did not write"):
-        summaries.load_summary("demo", "demo-cmd", figures=tmp_path, run=lambda c, f: None)
-    with pytest.raises(LookupError, match="not available"):
-        summaries.run_experiment("no-such-experiment", tmp_path)
+        summaries.summary_value(summary, "k_fit.b")
 
 
 def test_run_all_runs_the_checks_last_in_their_own_interpreter(monkeypatch, capsys):
-    commands = []
-
-    def fake_run(command, cwd, check):
-        commands.append((tuple(command), cwd))
-        return subprocess.CompletedProcess(command, 1)
-
-    monkeypatch.setattr(experiments_main, "ALL", ())
-    monkeypatch.setattr(experiments_main.subprocess, "run", fake_run)
+    monkeypatch.setattr(experiments_main, "EXPERIMENTS", ())
+    checks = (sys.executable, "-c", "import sys; print(sys.argv[1:]); sys.exit(1)")
+    monkeypatch.setattr(experiments_main, "CHECKS", checks)
     parser = experiments_main.build_parser()
-    assert experiments_main.run_all(parser, quiet=True) == 1  # the checks' status is returned
-    assert commands == [((sys.executable, "-m", "paper_checks"), experiments_main.REPO_ROOT)]
+    args = parser.parse_args(["all", "--quiet"])
+    assert experiments_main.run_all(parser, args) == 1  # the checks' status is returned
     assert "REPORT.md" in capsys.readouterr().out
+
+
+def test_all_passes_its_options_to_the_experiments_that_take_them(tmp_path):
+    parser = experiments_main.build_parser()
+    args = parser.parse_args(["all", "--seed", "3", "--jobs", "1", "--out", str(tmp_path)])
+    steps = experiments_main.planned_steps(parser, args)
+    assert [argv for _, argv in steps] == [
+        ["random-matrices", "--seed", "3", "--jobs", "1", "--out", str(tmp_path)],
+        ["protocol", "--seed", "3", "--jobs", "1", "--out", str(tmp_path)],
+        ["discriminancy", "--jobs", "1", "--out", str(tmp_path)],
+        ["binary", "--out", str(tmp_path)],
+        ["families", "--out", str(tmp_path)],
+    ]
+    defaults = experiments_main.planned_steps(parser, parser.parse_args(["all"]))
+    assert [argv for _, argv in defaults] == [[e.command] for e in EXPERIMENTS if e.in_all]
 
 
 def test_experiments_never_import_paper_checks():
@@ -282,7 +300,7 @@ def test_load_table_reads_beside_the_summary_of_the_given_directory(tmp_path):
     (tmp_path / "demo").mkdir()
     (tmp_path / "demo" / "summary.json").write_text("{}")
     (tmp_path / "demo" / "t.csv").write_text("K,mean\n3,1.5\n")
-    table = summaries.load_table("demo", "demo-cmd", "t.csv", figures=tmp_path)
+    table = summaries.load_table("demo", "t.csv", figures=tmp_path)
     assert table.to_dict("list") == {"K": [3], "mean": [1.5]}
 
 
@@ -291,8 +309,8 @@ def test_freshness_compares_numbers_as_numbers_and_ignores_timings():
     assert not freshness.same_text("r = 0.5, n = 3", "r = 0.5001, n = 3")
     assert not freshness.same_text("n = 3", "n = 4")  # integers exactly
     assert not freshness.same_text("s = 5: a", "s = 5: b")
-    committed = {"r": 0.5, "n": 10**10, "timing": {"seconds": 1.0}, "cases": [{"P": 3}]}
-    fresh = {"r": 0.5, "n": 10**10, "timing": {"seconds": 9.0}, "cases": [{"P": 3}]}
+    committed = {"r": 0.5, "n": 10**10, "symbolic": "sympy 1.12", "cases": [{"P": 3}]}
+    fresh = {"r": 0.5, "n": 10**10, "symbolic": "sympy 1.13", "cases": [{"P": 3}]}
     assert freshness.compare_summaries(committed, fresh) == []
     fresh |= {"n": 10**10 + 1, "cases": [{"P": 4}], "new": 1}
     assert freshness.compare_summaries(committed, fresh) == [
@@ -306,7 +324,7 @@ def test_freshness_reports_missing_extra_and_changed_files(tmp_path):
     committed, fresh = tmp_path / "committed", tmp_path / "fresh"
     for root in (committed, fresh):
         (root / "exp").mkdir(parents=True)
-        (root / "exp" / "summary.json").write_text('{"r": 0.5, "wall_seconds": 3}')
+        (root / "exp" / "summary.json").write_text('{"r": 0.5, "symbolic": "sympy 1.12"}')
         (root / "exp" / "t.csv").write_text("s,r\n5,0.25\n")
         (root / "exp" / "big_table.csv.gz").write_bytes(b"untracked")
     (committed / "exp" / "big_table.csv.gz").unlink()  # untracked files are left aside
@@ -314,7 +332,7 @@ def test_freshness_reports_missing_extra_and_changed_files(tmp_path):
     (fresh / "exp" / "figure.png").write_bytes(b"png")
     (committed / "exp" / "old.png").write_bytes(b"png")
     (fresh / "exp" / "t.csv").write_text("s,r\n5,0.26\n")
-    (fresh / "exp" / "summary.json").write_text('{"r": 0.6, "wall_seconds": 9}')
+    (fresh / "exp" / "summary.json").write_text('{"r": 0.6, "symbolic": "sympy 1.13"}')
     assert freshness.compare_outputs(committed, fresh) == [
         "exp/figure.png: not committed",
         "exp/old.png: committed, but the experiments no longer write it",
@@ -330,12 +348,12 @@ def test_the_readme_gallery_shows_every_committed_figure():
         for p in (ROOT / "figures").glob("*/*.png")
         if p.parent.name != "benchmark"
     }
-    assert committed == {f.path for f in report.GALLERY}
-    assert {f.command for f in report.GALLERY} <= set(experiments_main.ALL)
-    section = report.readme_section(REGISTRY)
-    for figure in report.GALLERY:
-        assert f"]({figure.path})" in section
-        assert f"`python -m experiments {figure.command}`" in section
+    declared = {(e.command, f"figures/{e.folder}/{f.file}") for e in EXPERIMENTS for f in e.figures}
+    assert committed == {path for _, path in declared}
+    section = "\n".join(report.gallery_section())
+    for command, path in declared:
+        assert f"(`python -m experiments {command}`)" in section
+        assert f"]({path})" in section
 
 
 def test_report_shows_each_tolerance_and_why(tmp_path):

@@ -1,21 +1,28 @@
-"""paper_checks' inputs and outputs: an unusable summary.json is named with what is wrong, and a
-run stopped by SIGINT or SIGTERM exits 130 leaving its previous outputs whole."""
+"""paper_checks' inputs and outputs: an unusable summary.json is named with what is wrong, a
+missing one is never rerun in its place, and a run stopped by SIGINT or SIGTERM exits 130 or 143
+at once, leaving its previous outputs whole."""
 
 import json
+import math
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
 
 import pytest
 
+from cenmcc.simulation.outputs import write_atomic_all
+from experiments import __main__ as experiments_main
+from paper_checks import __main__ as paper_checks_main
 from paper_checks import report, summaries
 from paper_checks.__main__ import run
 from paper_checks.jurman_experiments import RECORDS as EXPERIMENT_RECORDS
+from paper_checks.protocol_checks import RECORDS as PROTOCOL_RECORDS
 from paper_checks.record import (
     DIFFERS,
     NOT_CHECKABLE,
@@ -28,10 +35,6 @@ from paper_checks.record import (
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = ROOT / "figures"
-
-
-def _never_run(command, figures):
-    raise AssertionError(f"the experiment {command} must not run")
 
 
 def _write(figures: Path, name: str, text: str) -> Path:
@@ -55,9 +58,7 @@ def _write(figures: Path, name: str, text: str) -> Path:
 def test_an_unusable_summary_is_named_with_what_is_wrong(tmp_path, text, message):
     path = _write(tmp_path, "random_matrices", text)
     with pytest.raises(summaries.SummaryError, match=message) as caught:
-        summaries.load_summary(
-            "random_matrices", "random-matrices", figures=tmp_path, run=_never_run
-        )
+        summaries.load_summary("random_matrices", figures=tmp_path)
     assert str(path) in str(caught.value)
 
 
@@ -65,7 +66,7 @@ def test_a_missing_nested_key_names_the_file_and_the_key(tmp_path):
     committed = json.loads((FIGURES / "random_matrices" / "summary.json").read_text())
     del committed["k_fit"]["a"]
     path = _write(tmp_path, "random_matrices", json.dumps(committed))
-    s = summaries.load_summary("random_matrices", "random-matrices", figures=tmp_path)
+    s = summaries.load_summary("random_matrices", figures=tmp_path)
     with pytest.raises(summaries.SummaryError, match=r"has no key k_fit\.a") as caught:
         s["k_fit"]["a"]
     assert str(path) in str(caught.value)
@@ -77,9 +78,7 @@ def test_an_unreadable_table_is_named(tmp_path):
     table = tmp_path / "random_matrices" / "k_per_dimension.csv"
     table.write_text("")
     with pytest.raises(summaries.SummaryError, match="cannot be read as a table") as caught:
-        summaries.load_table(
-            "random_matrices", "random-matrices", "k_per_dimension.csv", figures=tmp_path
-        )
+        summaries.load_table("random_matrices", "k_per_dimension.csv", figures=tmp_path)
     assert str(table) in str(caught.value)
 
 
@@ -131,7 +130,7 @@ def test_outputs_are_replaced_all_together_or_not_at_all(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Path, "write_text", fail_on_b)
     with pytest.raises(KeyboardInterrupt):
-        report.replace_all({a: "new a", b: "new b"})
+        write_atomic_all({a: "new a", b: "new b"})
     monkeypatch.undo()
     assert (a.read_text(), b.read_text()) == ("old a", "old b")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.json"]  # no temporaries
@@ -139,19 +138,105 @@ def test_outputs_are_replaced_all_together_or_not_at_all(tmp_path, monkeypatch):
 
 def test_a_signal_during_the_replacement_waits_until_every_file_is_replaced(tmp_path):
     a, b = tmp_path / "a.md", tmp_path / "b.json"
-    received, seen_in_done = [], []
+    received = []
+    replace = os.replace
 
-    def done():
-        os.kill(os.getpid(), signal.SIGTERM)
-        seen_in_done.append((list(received), a.read_text(), b.read_text()))
+    def replace_then_signal(source, target):
+        replace(source, target)
+        if Path(target) == a:  # between the two renames
+            os.kill(os.getpid(), signal.SIGTERM)
 
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
+    previous = signal.signal(
+        signal.SIGTERM, lambda signum, frame: received.append((a.read_text(), b.read_text()))
+    )
     try:
-        report.replace_all({a: "new a", b: "new b"}, done=done)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(os, "replace", replace_then_signal)
+            write_atomic_all({a: "new a", b: "new b"})
     finally:
         signal.signal(signal.SIGTERM, previous)
-    assert seen_in_done == [([], "new a", "new b")]  # blocked while replacing
-    assert received == [signal.SIGTERM]  # delivered once all were replaced
+    assert received == [("new a", "new b")]  # held back until both were replaced
+
+
+def test_a_non_finite_measured_value_is_reported_not_a_crash(tmp_path):
+    assert [report.format_value(v) for v in (math.nan, math.inf, -math.inf)] == [
+        "nan",
+        "inf",
+        "-inf",
+    ]
+    assert report.format_value((math.nan, 1.0)) == "(nan, 1)"
+    nan = _one_record(math.nan)
+    inf = Record(**{**vars(nan), "id": "grandini2020-inf", "compute": lambda: Measured("inf")})
+    assert run([nan, inf], out=tmp_path) == 1  # two values that differ from 2.0, not a crash
+    rows = [line for line in (tmp_path / "REPORT.md").read_text().splitlines() if "demo" in line]
+    assert "| nan |" in rows[0]
+    saved = json.loads((tmp_path / "results.json").read_text())["records"]
+    assert [r["measured"] for r in saved] == ["nan", "inf"]
+
+
+def test_bad_directories_are_refused_naming_the_argument(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    for argv, message in (
+        (["--out", str(tmp_path / "file")], "argument --out: "),
+        (["--figures", str(tmp_path / "file")], "argument --figures: "),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            paper_checks_main.main([*argv, "--no-r"])
+        assert exit_info.value.code == 2
+        assert f"{message}{tmp_path / 'file'} exists and is not a directory" in (
+            capsys.readouterr().err
+        )
+
+
+def _copy_of_the_figures(tmp_path: Path) -> Path:
+    figures = tmp_path / "figures"
+    shutil.copytree(FIGURES, figures, ignore=shutil.ignore_patterns("*.png", "*.pdf"))
+    return figures
+
+
+def test_a_run_killed_in_its_swap_is_recovered_not_rerun(tmp_path, monkeypatch):
+    figures = _copy_of_the_figures(tmp_path)
+    (figures / "protocol" / "mine").write_text("the run to keep")
+    root = Path(tempfile.mkdtemp(prefix=".protocol.staging-", dir=figures))
+    os.rename(figures / "protocol", root / "protocol.previous")  # killed between the renames
+    monkeypatch.setattr(paper_checks_main, "REGISTRY", PROTOCOL_RECORDS)
+    monkeypatch.setattr(experiments_main, "run", _never_run)
+    out = tmp_path / "out"
+    assert paper_checks_main.main(["--figures", str(figures), "--out", str(out), "--no-r"]) == 0
+    assert (figures / "protocol" / "mine").read_text() == "the run to keep"
+    assert not list(figures.glob(".protocol.staging-*"))
+
+
+def _never_run(argv):
+    raise AssertionError(f"the experiment {argv} must not run")
+
+
+def test_a_missing_experiment_is_named_and_run_only_when_asked(tmp_path, monkeypatch, capsys):
+    figures = _copy_of_the_figures(tmp_path)
+    shutil.rmtree(figures / "protocol")
+    monkeypatch.setattr(paper_checks_main, "REGISTRY", PROTOCOL_RECORDS)
+    monkeypatch.setattr(experiments_main, "run", _never_run)
+    out = tmp_path / "out"
+    argv = ["--figures", str(figures), "--out", str(out), "--no-r"]
+    with pytest.raises(SystemExit) as exit_info:
+        paper_checks_main.main(argv)
+    assert exit_info.value.code == 2
+    assert (
+        f"argument --figures: {figures} lacks the outputs of protocol: run python -m "
+        f"experiments protocol --out {figures}, or pass --run-missing"
+    ) in capsys.readouterr().err
+    assert not out.exists()
+
+    ran = []
+
+    def fake_run(argv):
+        ran.append(argv)
+        shutil.copytree(FIGURES / "protocol", figures / "protocol")
+        return 0
+
+    monkeypatch.setattr(experiments_main, "run", fake_run)
+    assert paper_checks_main.main([*argv, "--run-missing"]) == 0
+    assert ran == [["protocol", "--out", str(figures)]]
 
 
 #: A paper_checks run whose one claim blocks until signalled (it writes "ready" first).
@@ -177,7 +262,7 @@ SLOW_RUN = textwrap.dedent(
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_signal_stops_the_run_at_once_with_status_130_and_keeps_the_outputs(tmp_path, signum):
+def test_a_signal_stops_the_run_at_once_with_its_status_and_keeps_the_outputs(tmp_path, signum):
     (tmp_path / "REPORT.md").write_text("previous report")
     (tmp_path / "results.json").write_text("{}")
     process = subprocess.Popen(
@@ -194,7 +279,7 @@ def test_a_signal_stops_the_run_at_once_with_status_130_and_keeps_the_outputs(tm
         time.sleep(0.05)
     process.send_signal(signum)
     _, err = process.communicate(timeout=30)  # the claim alone would take 60 s
-    assert process.returncode == 130
+    assert process.returncode == 128 + signum
     name = signal.Signals(signum).name
     assert err.splitlines() == [
         f"paper_checks: interrupted by {name} while checking claim 1 of 1 (grandini2020-slow); "
@@ -239,3 +324,34 @@ def test_monte_carlo_distance_uses_the_run_to_run_standard_error(tmp_path, monke
     fake["standard_errors"]["pearson_tmcc_kcen"] = -1
     _write(tmp_path, "random_matrices", json.dumps(fake))
     assert "is not a positive number" in je.monte_carlo_distance("pearson_tmcc_kcen", 0.99).reason
+
+
+def test_a_signal_while_a_missing_experiment_runs_stops_everything_at_once(tmp_path):
+    figures, out = tmp_path / "figures", tmp_path / "out"
+    out.mkdir()
+    (out / "REPORT.md").write_text("previous report")
+    command = ["-m", "paper_checks", "--figures", str(figures), "--out", str(out)]
+    process = subprocess.Popen(
+        [sys.executable, *command, "--run-missing", "--no-r"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not list(figures.glob(".random_matrices.staging-*")):  # the first one is running
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)  # paper_checks alone, as a batch system would
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 143, err
+    # (loky's resource tracker, stopped with the run, may add a warning of its own)
+    assert (
+        "paper_checks: interrupted by SIGTERM while running the missing experiment "
+        "random-matrices; no output was replaced"
+    ) in err.splitlines()
+    assert "Traceback" not in err
+    assert [p.name for p in out.iterdir()] == ["REPORT.md"]
+    assert (out / "REPORT.md").read_text() == "previous report"
+    assert list(figures.iterdir()) == []

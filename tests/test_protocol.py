@@ -201,11 +201,11 @@ def test_bad_reading_is_refused():
         protocol.Reading("x", "bad", (("k_scheme", "sorted"),))
 
 
-def test_command_writes_outputs(tmp_path):
+def test_command_writes_outputs(tmp_path, capsys):
     argv = [
         "protocol",
         "--n",
-        "3000",
+        "20000",
         "--resamples",
         "99",
         "--jobs",
@@ -221,6 +221,9 @@ def test_command_writes_outputs(tmp_path):
         str(tmp_path),
     ]
     assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert f"protocol: outputs in {tmp_path / 'protocol'}\n" in printed
+    assert "staging" not in printed  # only the final destination is named
     out = tmp_path / "protocol"
     for name in ("readings.csv", "readings.md", "protocol.png", "protocol.pdf", "timing.json"):
         assert (out / name).stat().st_size > 0

@@ -268,7 +268,7 @@ def test_intervals_contain_the_mean_and_match_the_standard_error(small_run):
 def test_command_line_writes_every_output(tmp_path, capsys):
     argv = ["random-matrices", "--n", "800", "--resamples", "50", "--seed", "3", "--jobs", "1"]
     assert cli_main([*argv, "--chunk-size", "200", "--table", "--out", str(tmp_path)]) == 0
-    out = tmp_path / rm.NAME
+    out = tmp_path / "random_matrices"
     summary = json.loads((out / "summary.json").read_text())
     required = {
         *("n_matrices", "seed", "k_range", "pearson_cen_mcc", "pearson_tmcc_kcen"),
@@ -296,7 +296,7 @@ def test_command_line_writes_every_output(tmp_path, capsys):
 def test_the_table_is_opt_in(tmp_path):
     argv = ["random-matrices", "--n", "300", "--resamples", "40", "--jobs", "1", "--quiet"]
     assert cli_main([*argv, "--out", str(tmp_path)]) == 0
-    assert not (tmp_path / rm.NAME / "matrices.npz").exists()
+    assert not (tmp_path / "random_matrices" / "matrices.npz").exists()
 
 
 WORKER_IMPORTS = """

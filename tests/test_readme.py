@@ -20,6 +20,17 @@ def test_first_screen_has_two_commands():
     assert README.index("```bash") < 1500  # on the first screen
 
 
+def test_the_first_screen_says_which_claims_need_r_and_how_to_install_it():
+    from paper_checks.registry import REGISTRY
+
+    first = README[: README.index("## Using the metrics")]
+    assert "apt-get install --no-install-recommends r-base-core r-cran-proc" in first
+    needs_r = [r.id for r in REGISTRY if r.requires == "Rscript"]
+    assert len(needs_r) == 6
+    for record_id in needs_r:
+        assert f"`{record_id}`" in first
+
+
 def test_ci_installs_and_tests_as_the_readme_says():
     ci = (ROOT / ".ci" / "run").read_text()
     install, test = readme_commands()[1].rsplit(" && ", 1)

@@ -1,11 +1,18 @@
 """Outputs are replaced as a whole or not at all; bad arguments fail before anything is touched."""
 
 import argparse
+import errno
 import gzip
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,28 +21,20 @@ import pytest
 from cenmcc.simulation import cli, outputs, resources
 from experiments import discriminancy
 from experiments.__main__ import main
+from experiments.paths import FIGURES, REPO_ROOT
 
 PREVIOUS = {"summary.json": '{"run": "previous"}\n', "figure.png": "previous figure"}
 
 
 def _previous_run(destination):
-    destination.mkdir(parents=True)
-    for name, text in PREVIOUS.items():
-        (destination / name).write_text(text)
+    """A run's outputs in ``destination``, marked as such (as staged_directory marks them)."""
+    with outputs.staged_directory(destination) as stage:
+        for name, text in PREVIOUS.items():
+            (stage / name).write_text(text)
 
 
 def _contents(directory):
-    return {p.name: p.read_text() for p in directory.iterdir()}
-
-
-def _dead_pid() -> int:
-    process = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return int(process.stdout)
+    return {p.name: p.read_text() for p in directory.iterdir() if p.name != outputs.MARKER}
 
 
 def test_a_staged_run_replaces_the_previous_one_whole(tmp_path):
@@ -78,43 +77,164 @@ def test_an_update_keeps_the_files_it_does_not_rewrite_but_not_temporaries(tmp_p
     }
 
 
-def test_leftovers_of_killed_runs_are_recovered_or_removed(tmp_path):
-    dead, alive = (
-        _dead_pid(),
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]),
-    )
+#: A run that enters staged_directory, writes "started", then waits to be killed.
+HOLDING = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from cenmcc.simulation.outputs import staged_directory
+
+    with staged_directory(Path(sys.argv[1]) / "binary") as stage:
+        (stage / "summary.json").write_text("unfinished")
+        Path(sys.argv[2]).write_text("")
+        time.sleep(60)
+    """
+)
+
+
+def _holding_run(tmp_path: Path, name: str) -> subprocess.Popen:
+    started = tmp_path / f"{name}.started"
+    process = subprocess.Popen([sys.executable, "-c", HOLDING, str(tmp_path), str(started)])
+    deadline = time.monotonic() + 30
+    while not started.exists():
+        assert process.poll() is None
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    started.unlink()
+    return process
+
+
+def _staging_roots(parent: Path) -> list[Path]:
+    return sorted(parent.glob(".binary.staging-*"))
+
+
+def test_recover_knows_a_live_run_from_a_killed_one_without_process_ids(tmp_path):
+    destination = tmp_path / "binary"
+    _previous_run(destination)
+    alive = _holding_run(tmp_path, "alive")
     try:
-        destination = tmp_path / "binary"
-        # Killed between the two renames of its swap: the previous run is set aside, the
-        # destination missing; the next run moves it back before it starts.
-        _previous_run(tmp_path / f".binary.previous-{dead}")
-        (tmp_path / f".binary.staging-{dead}" / "binary").mkdir(parents=True)
-        (tmp_path / f".binary.staging-{alive.pid}").mkdir()  # another run, still going
-        (tmp_path / f".other.staging-{dead}").mkdir()  # another experiment's
+        killed = _holding_run(tmp_path, "killed")  # it left the live run's staging alone
+        killed.send_signal(signal.SIGKILL)
+        killed.wait()
+        assert len(_staging_roots(tmp_path)) == 2
         outputs.recover(destination)
-        (destination / ".summary.json.x1y2.tmp").write_text("half")  # an unstaged writer's
-        outputs.recover(destination)
-        assert _contents(destination) == PREVIOUS
-        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-            ["binary", f".binary.staging-{alive.pid}", f".other.staging-{dead}"]
-        )
-        # Killed after the swap, before deleting the previous run: the new one stays.
-        _previous_run(tmp_path / f".binary.previous-{dead}")
-        outputs.recover(destination)
-        assert not (tmp_path / f".binary.previous-{dead}").exists()
+        (live,) = _staging_roots(tmp_path)  # the killed run's is gone, the live one's kept
+        assert (live / "binary" / "summary.json").read_text() == "unfinished"
         assert _contents(destination) == PREVIOUS
     finally:
         alive.kill()
         alive.wait()
+    outputs.recover(destination)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["binary"]
 
 
-def test_a_destination_that_is_a_file_is_refused(tmp_path):
-    (tmp_path / "binary").write_text("not a directory")
+def test_a_run_killed_between_the_two_renames_of_its_swap_is_put_back(tmp_path):
+    destination = tmp_path / "binary"
+    _previous_run(destination)
+    root = Path(tempfile.mkdtemp(prefix=".binary.staging-", dir=tmp_path))
+    os.rename(destination, root / "binary.previous")  # the first rename, then SIGKILL
+    (root / "binary").mkdir()
+    outputs.recover(destination)
+    assert _contents(destination) == PREVIOUS
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["binary"]
+    (destination / ".summary.json.x1y2.tmp").write_text("half")  # an unstaged writer's
+    outputs.recover(destination)
+    assert sorted(p.name for p in destination.iterdir()) == [outputs.MARKER, *sorted(PREVIOUS)]
+
+
+def test_stale_siblings_named_with_this_process_id_break_nothing(tmp_path):
+    """Containers reuse process ids: leftovers named after ours must not stop a run."""
+    destination = tmp_path / "binary"
+    _previous_run(destination)
+    for kind in ("staging", "previous"):
+        (tmp_path / f".binary.{kind}-{os.getpid()}" / "binary").mkdir(parents=True)
+    with outputs.staged_directory(destination) as stage:
+        (stage / "summary.json").write_text("new")
+    assert _contents(destination) == {"summary.json": "new"}
+
+
+def _user_directory(path: Path) -> None:
+    (path / "src").mkdir(parents=True)
+    (path / "thesis.tex").write_text("thesis")
+    (path / ".thesis.tex.swp.tmp").write_text("an editor's")
+    (path / "src" / "main.c").write_text("code")
+
+
+def _file(path: Path) -> None:
+    path.write_text("not a directory")
+
+
+def _dangling_link(path: Path) -> None:
+    path.symlink_to(path.parent / "nowhere")
+
+
+def _link_to_a_run(path: Path) -> None:
+    _previous_run(path.parent / "elsewhere")
+    path.symlink_to(path.parent / "elsewhere")
+
+
+NOT_OURS = {
+    "user-directory": (_user_directory, "is a directory that no run wrote"),
+    "file": (_file, "exists and is not a directory"),
+    "dangling-link": (_dangling_link, "is a symbolic link"),
+    "link": (_link_to_a_run, "is a symbolic link"),
+}
+
+
+def _snapshot(root: Path) -> dict:
+    return {
+        p.relative_to(root).as_posix(): (os.readlink(p) if p.is_symlink() else p.read_bytes())
+        for p in sorted(root.rglob("*"))
+        if p.is_symlink() or p.is_file()
+    }
+
+
+@pytest.mark.parametrize("kind", NOT_OURS)
+def test_a_command_never_replaces_what_no_run_wrote(tmp_path, capsys, kind):
+    make, why = NOT_OURS[kind]
+    make(tmp_path / "binary")
+    before = _snapshot(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["binary", "--s-max", "3", "--quiet", "--out", str(tmp_path)])
+    assert exit_info.value.code == 2
+    (message,) = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert f"argument --out: {tmp_path / 'binary'} {why}" in message
+    assert _snapshot(tmp_path) == before
     with (
-        pytest.raises(ValueError, match="not a directory"),
+        pytest.raises(outputs.NotReplaceable, match=re.escape(str(tmp_path / "binary"))),
         outputs.staged_directory(tmp_path / "binary"),
     ):
-        pass
+        pass  # the library's own check, at the start
+    outputs.recover(tmp_path / "binary")  # what every reader does first
+    assert _snapshot(tmp_path) == before
+
+
+def test_an_empty_directory_or_a_marked_run_is_replaced(tmp_path):
+    (tmp_path / "binary").mkdir()
+    for _ in range(2):  # empty, then the first run's
+        assert main(["binary", "--s-max", "3", "--quiet", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "binary" / "summary.json").exists()
+
+
+def test_a_destination_replaced_by_the_user_during_the_run_is_kept(tmp_path):
+    destination = tmp_path / "binary"
+
+    def run():
+        with outputs.staged_directory(destination) as stage:
+            (stage / "summary.json").write_text("new")
+            _user_directory(destination)
+
+    with pytest.raises(outputs.NotReplaceable):
+        run()
+    assert sorted(_snapshot(destination)) == [".thesis.tex.swp.tmp", "src/main.c", "thesis.tex"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["binary"]
+
+
+def test_the_committed_outputs_can_be_replaced_by_a_fresh_clone():
+    for directory in FIGURES.iterdir():
+        if directory.is_dir():
+            outputs.check_replaceable(directory)
+            assert (directory / outputs.MARKER).exists(), directory
 
 
 def test_compressed_tables_carry_no_date_or_name(tmp_path):
@@ -134,29 +254,44 @@ def test_require_memory_names_the_argument_and_both_figures():
         resources.require_memory(2 * available, "--n 10**18")
 
 
+#: Arguments refused before any work, and the message (a regular expression).
+BAD_ARGUMENTS = [
+    (["binary", "--s-max", "100000"], "argument --s-max: .* matrices.* GiB"),
+    (["binary", "--s-min", "5", "--s-max", "4"], "argument --s-max: must be at least"),
+    (["binary", "--s-max", "0"], "argument --s-max: must be at least 1"),
+    (["binary", "--s-max", "1e400"], r"argument --s-max: .*1\.00e\+400 .* bytes"),
+    (["discriminancy", "--n-max", "2000"], "argument --n-max: .* GiB"),
+    (["discriminancy", "--rtol", "nan"], "argument --rtol: must be a finite"),
+    (["discriminancy", "--n-min", "2"], "argument --n-min: must be at least 3"),
+    (["discriminancy", "--jobs", "0"], "argument --jobs: must be a positive"),
+    (["discriminancy", "--jobs", "-2"], "argument --jobs: must be a positive"),
+    (["discriminancy", "--scheduler", "tcp://127.0.0.1:1"], "argument --scheduler: only"),
+    (
+        ["discriminancy", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"],
+        "argument --scheduler: no scheduler answers",
+    ),
+    (["random-matrices", "--seed", "-1"], "argument --seed: must be a non-negative"),
+    (["families", "--seed", "1"], "unrecognized arguments: --seed 1"),
+    (["random-matrices", "--seed", "x"], "argument --seed: expected an integer"),
+    (["random-matrices", "--n", "2.5e0"], "argument --n: expected an integer"),
+    (["random-matrices", "--n", "inf"], "argument --n: expected an integer"),
+    (["random-matrices", "--n", "1e400"], r"argument --n: --n 1\.00e\+400 needs .* bytes"),
+    (
+        ["random-matrices", "--backend", "dask", "--scheduler", "tcp://[::1"],
+        "argument --scheduler: bad address",
+    ),
+    (["protocol", "--n", "2"], "argument --n: must be at least 20,000 .* got 2$"),
+    (["protocol", "--n", "3"], "argument --n: must be at least 20,000"),
+    (["protocol", "--n", "10"], "argument --n: must be at least 20,000"),
+    (["protocol", "--readings", "printed,printed"], "argument --readings: .*more than once"),
+    (["protocol", "--validation-n", "0"], "argument --validation-n: must be at least 1"),
+    (["benchmark", "--repeats", "0"], "argument --repeats: must be at least 1"),
+    (["benchmark", "--sizes", "1"], "argument --sizes: must be at least 2"),
+]
+
+
 @pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["binary", "--s-max", "100000"], "argument --s-max: .* matrices.* GiB"),
-        (["binary", "--s-min", "5", "--s-max", "4"], "argument --s-max: must be at least"),
-        (["binary", "--s-max", "0"], "argument --s-max: must be at least 1"),
-        (["discriminancy", "--n-max", "2000"], "argument --n-max: .* GiB"),
-        (["discriminancy", "--rtol", "nan"], "argument --rtol: must be a finite"),
-        (["discriminancy", "--n-min", "2"], "argument --n-min: must be at least 3"),
-        (["discriminancy", "--jobs", "0"], "argument --jobs: must be a positive"),
-        (["discriminancy", "--jobs", "-2"], "argument --jobs: must be a positive"),
-        (["discriminancy", "--scheduler", "tcp://127.0.0.1:1"], "argument --scheduler: only"),
-        (
-            ["discriminancy", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"],
-            "argument --scheduler: no scheduler answers",
-        ),
-        (["families", "--seed", "-1"], "argument --seed: must be a non-negative"),
-        (["random-matrices", "--seed", "x"], "argument --seed: expected an integer"),
-        (["random-matrices", "--n", "2.5e0"], "argument --n: expected an integer"),
-        (["random-matrices", "--n", "inf"], "argument --n: expected an integer"),
-        (["benchmark", "--repeats", "0"], "argument --repeats: must be at least 1"),
-        (["benchmark", "--sizes", "1"], "argument --sizes: must be at least 2"),
-    ],
+    ("argv", "message"), BAD_ARGUMENTS, ids=[" ".join(argv) for argv, _ in BAD_ARGUMENTS]
 )
 def test_bad_arguments_fail_before_anything_is_touched(tmp_path, capsys, argv, message):
     destination = tmp_path / {"random-matrices": "random_matrices"}.get(argv[0], argv[0])
@@ -164,9 +299,42 @@ def test_bad_arguments_fail_before_anything_is_touched(tmp_path, capsys, argv, m
     with pytest.raises(SystemExit) as exit_info:
         main([*argv, "--out", str(tmp_path)])
     assert exit_info.value.code == 2
-    assert re.search(message, capsys.readouterr().err)
+    assert re.search(message, capsys.readouterr().err, re.M)
     assert _contents(destination) == PREVIOUS
     assert [p.name for p in tmp_path.iterdir()] == [destination.name]
+
+
+def test_an_empty_output_path_is_refused_not_read_as_the_current_directory(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["binary", "--s-max", "3", "--out", ""])
+    assert exit_info.value.code == 2
+    assert "argument --out: expected a directory, got an empty path" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_is_one_line_naming_the_file_and_keeps_the_previous_run(
+    tmp_path, monkeypatch, capsys
+):
+    destination = tmp_path / "binary"
+    _previous_run(destination)
+    write_text = Path.write_text
+
+    def disk_full(self, *args, **kwargs):
+        if self.name.startswith(".summary.json."):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return write_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", disk_full)
+    assert main(["binary", "--s-max", "3", "--quiet", "--out", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"binary failed: cannot write {destination / 'summary.json'}: No space left on device; "
+        f"{destination} unchanged"
+    ]
+    assert _contents(destination) == PREVIOUS
+    assert [p.name for p in tmp_path.iterdir()] == ["binary"]
 
 
 @pytest.mark.parametrize(
@@ -192,7 +360,7 @@ def test_reruns_are_byte_identical_and_record_the_run(tmp_path):
     one, two = tmp_path / "one" / "binary", tmp_path / "two" / "binary"
     files = sorted(p.name for p in one.iterdir())
     assert files == sorted(p.name for p in two.iterdir())
-    assert {"run.json", "timing.json", "summary.json", "figure4.pdf"} <= set(files)
+    assert {"run.json", "timing.json", "summary.json", "figure4.pdf", outputs.MARKER} <= set(files)
     for name in files:
         if name != "timing.json":
             assert (one / name).read_bytes() == (two / name).read_bytes(), name
@@ -203,8 +371,19 @@ def test_reruns_are_byte_identical_and_record_the_run(tmp_path):
     assert summary["run"] == record
     assert "timing" not in summary
     timing = json.loads((one / "timing.json").read_text())
-    assert timing["computation_seconds"] >= 0
-    assert {"command_seconds", "machine", "timing"} <= set(timing)
+    assert set(timing) == {"computation_seconds", "command_seconds", "details", "machine"}
+    assert 0 < timing["computation_seconds"] < timing["command_seconds"]
+
+
+def test_timings_are_kept_out_of_git():
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", "figures/binary/timing.json"],
+        cwd=REPO_ROOT,
+        check=False,
+    )
+    if ignored.returncode == 128:
+        pytest.skip("not a git checkout")
+    assert ignored.returncode == 0
 
 
 @pytest.mark.parametrize("backend", ["loky", "threading", "dask"])

@@ -1,9 +1,12 @@
-"""Command-line arguments shared by the experiments, checked when they are parsed.
+"""Command-line arguments shared by every command, checked when they are parsed, and their help.
 
 Every check runs before any work starts and before any output is touched: a bad value makes
 argparse exit with status 2 and a message that names the argument (``argument --jobs: ...``).
 The ``type=`` functions check one value; :func:`check_parallel_arguments` checks what depends on
-several (``--scheduler`` needs ``--backend dask``) and whether the scheduler answers.
+several (``--scheduler`` needs ``--backend dask``) and whether the scheduler answers;
+:func:`check_destination` whether a command may replace its output directory.
+:class:`HelpFormatter` makes ``--help`` read as help: docstring markup removed, lists kept,
+every default shown.
 """
 
 from __future__ import annotations
@@ -11,12 +14,16 @@ from __future__ import annotations
 import argparse
 import decimal
 import importlib.util
+import inspect
 import math
+import re
 import socket
 import tempfile
+import textwrap
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .outputs import NotReplaceable, check_replaceable
 from .parallel import BACKENDS
 
 #: Seconds to wait for a dask scheduler to accept a connection before refusing ``--scheduler``.
@@ -36,6 +43,17 @@ def _integer(text: str) -> int:
     if value is None or not value.is_finite() or value != value.to_integral_value():
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
     return int(value)
+
+
+def number(value: int) -> str:
+    """An integer as a message shows it: ``2,000,000``, or ``1.00e+400`` from 10¹⁵ on.
+
+    Examples
+    --------
+    >>> number(2 * 10**6), number(10**400)
+    ('2,000,000', '1.00e+400')
+    """
+    return f"{value:,}" if abs(value) < 10**15 else f"{decimal.Decimal(value):.2e}"
 
 
 def positive_int(text: str) -> int:
@@ -75,11 +93,19 @@ def finite_non_negative_float(text: str) -> float:
     return value
 
 
-def output_root(text: str) -> Path:
-    """An output directory that is a directory (or can be created) and is writable."""
+def directory(text: str) -> Path:
+    """A directory, or a path where one can be made: not empty, not a file."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a directory, got an empty path")
     path = Path(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} exists and is not a directory")
+    return path
+
+
+def output_root(text: str) -> Path:
+    """An output directory that is a directory (or can be created) and is writable."""
+    path = directory(text)
     existing = path
     while not existing.exists():  # the nearest existing ancestor is where mkdir will write
         existing = existing.parent
@@ -93,10 +119,38 @@ def output_root(text: str) -> Path:
     return path
 
 
+def check_destination(parser: argparse.ArgumentParser, destination: Path) -> None:
+    """Refuse, through ``parser.error`` naming ``--out``, a destination a run may not replace.
+
+    See :func:`cenmcc.simulation.outputs.check_replaceable`: a symbolic link, a file, or a
+    non-empty directory that no run wrote.
+    """
+    try:
+        check_replaceable(destination)
+    except NotReplaceable as err:
+        parser.error(f"argument --out: {err}")
+
+
+def scheduler_address(text: str) -> str:
+    """The address of a dask scheduler, ``tcp://HOST:PORT`` (or ``HOST:PORT``, ``tls://...``)."""
+    try:  # urlsplit and its port raise ValueError for an unclosed [ or a bad port
+        parts = urlsplit(text if "://" in text else f"tcp://{text}")
+        host, port = parts.hostname, parts.port
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"bad address {text!r} ({err})") from None
+    if parts.scheme not in ("tcp", "tls") or not host or port is None:
+        raise argparse.ArgumentTypeError(f"expected tcp://HOST:PORT, got {text!r}")
+    return text
+
+
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     """``--out DIR`` (default ``figures/``) and ``--quiet``."""
     parser.add_argument(
-        "--out", type=output_root, default=None, help="output directory (default: figures/)"
+        "--out",
+        type=output_root,
+        default=None,
+        metavar="DIR",
+        help="write the outputs under DIR/<name> (default: figures/)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -107,6 +161,7 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend")
     parser.add_argument(
         "--scheduler",
+        type=scheduler_address,
         default=None,
         metavar="ADDRESS",
         help="address of a running dask.distributed scheduler (with --backend dask)",
@@ -121,16 +176,10 @@ def add_seed_argument(parser: argparse.ArgumentParser, default: int = 0) -> None
 
 
 def _scheduler_problem(address: str) -> str | None:
-    """Why ``address`` is not a dask scheduler this machine can reach, or None if it answers."""
+    """Why ``address`` (see :func:`scheduler_address`) does not answer, or None if it does."""
     parts = urlsplit(address if "://" in address else f"tcp://{address}")
     try:
-        host, port = parts.hostname, parts.port
-    except ValueError as err:
-        return f"bad address {address!r} ({err})"
-    if parts.scheme not in ("tcp", "tls") or not host or port is None:
-        return f"expected tcp://HOST:PORT, got {address!r}"
-    try:
-        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
+        with socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_TIMEOUT):
             return None
     except OSError as err:
         return f"no scheduler answers at {address} within {CONNECT_TIMEOUT:g} s ({err})"
@@ -155,3 +204,69 @@ def check_parallel_arguments(parser: argparse.ArgumentParser, args: argparse.Nam
     problem = _scheduler_problem(scheduler)
     if problem:
         parser.error(f"argument --scheduler: {problem}")
+
+
+#: Sphinx roles (``:func:`~a.b` `` and the like) and literals (````x````) in docstrings.
+_ROLE = re.compile(r":[a-z]+:`(~?)([^`<]*?)(?:\s*<[^>]*>)?`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def _plain(text: str) -> str:
+    """``text`` without Sphinx markup: ``:func:`~a.b` `` becomes ``b``, ````x```` becomes ``x``."""
+    text = _ROLE.sub(lambda m: m[2].rsplit(".", 1)[-1] if m[1] else m[2], text)
+    return _LITERAL.sub(r"\1", text)
+
+
+def help_text(text: str, width: int = 79, indent: str = "") -> str:
+    """A docstring-like text as help: markup removed, paragraphs and bullet lists wrapped.
+
+    Paragraphs are separated by blank lines; a line starting with ``- `` starts a list item
+    (its continuation lines are joined to it); a paragraph whose first line is indented (an
+    example command) is kept as it is.
+
+    Examples
+    --------
+    >>> print(help_text("Uses :func:`~cenmcc.cen` and ``--n``.\\n\\n- one\\n  item\\n- two", 30))
+    Uses cen and --n.
+    <BLANKLINE>
+    - one item
+    - two
+    """
+    blocks = []
+    for block in re.split(r"\n\s*\n", inspect.cleandoc(_plain(text))):
+        lines = block.splitlines()
+        if lines[0].startswith((" ", "\t")):
+            blocks.append("\n".join(indent + line for line in lines))
+            continue
+        items = re.split(r"\n(?=- )", block) if block.startswith("- ") else [block]
+        blocks.append(
+            "\n".join(
+                textwrap.fill(
+                    " ".join(item.split()),
+                    width,
+                    initial_indent=indent,
+                    subsequent_indent=indent + ("  " if item.startswith("- ") else ""),
+                )
+                for item in items
+            )
+        )
+    return "\n\n".join(blocks)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """``--help`` that reads as help: :func:`help_text` for descriptions, every default shown.
+
+    An option's default is appended to its help (``(default: 200000)``) unless the help says it
+    already or there is none to show (None, or False for a flag).
+    """
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return help_text(text, width, indent)
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = _plain(action.help or "")
+        default = action.default
+        nothing = default is None or default is False or default == argparse.SUPPRESS
+        if action.option_strings and not nothing and "default" not in text:
+            text += " (default: %(default)s)"
+        return text

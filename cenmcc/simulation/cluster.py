@@ -31,8 +31,8 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 
-from .outputs import signals_deferred
 from .parallel import ParallelError, _TaskError, check_picklable, run_task
+from .signals import signals_deferred
 
 #: Seconds to wait for the scheduler to answer, for workers to appear, or for a check to end.
 TIMEOUT = 20.0
@@ -61,7 +61,7 @@ def dask_results(func, tasks: Sequence, jobs: int, scheduler, by_value: list, st
         stack.callback(cloudpickle.unregister_pickle_by_value, module)
     check_picklable(func, tasks[:1])
     function = cloudpickle.dumps(func)
-    _check_workers_read(client, function, modules)
+    _check_workers_read(client, (function, cloudpickle.dumps(tasks[0])), modules)
     return _submitted(client, function, tasks, cloudpickle, as_completed)
 
 
@@ -118,11 +118,12 @@ def _run_bytes(function: bytes, index: int, task: bytes):
     return run_task(func, index, task)
 
 
-def _read(function: bytes) -> None:
-    """Unpickle a task function (on a worker), raising what stops it."""
+def _read(payloads: tuple) -> None:
+    """Unpickle a task's function and content (on a worker), raising what stops it."""
     import cloudpickle
 
-    cloudpickle.loads(function)
+    for payload in payloads:
+        cloudpickle.loads(payload)
 
 
 def check_cluster(client) -> None:
@@ -171,10 +172,10 @@ def _importable(names: list[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def _check_workers_read(client, function: bytes, sent: list) -> None:
-    """Raise ParallelError, naming the module, if a worker cannot unpickle the task function."""
+def _check_workers_read(client, payloads: tuple, sent: list) -> None:
+    """Raise ParallelError, naming the module, if a worker cannot unpickle the first task."""
     try:
-        _within(TIMEOUT, client.run, _read, function)
+        _within(TIMEOUT, client.run, _read, payloads)
     except Exception as err:
         by_value = ", ".join(m.__name__ for m in sent) or "none"
         raise ParallelError(
@@ -207,6 +208,7 @@ def _client(scheduler: str | None, jobs: int):
 
     if scheduler is not None:
         try:
+            _handshake(scheduler)
             client = Client(scheduler, timeout=TIMEOUT)
         except (OSError, TimeoutError) as err:
             raise ParallelError(
@@ -219,6 +221,26 @@ def _client(scheduler: str | None, jobs: int):
         return
     with _local_cluster(jobs) as cluster, Client(cluster) as client:
         yield client
+
+
+def _handshake(address: str) -> None:
+    """Connect to ``address`` and exchange dask's handshake, all within :data:`TIMEOUT`.
+
+    ``Client`` bounds the connection by its timeout but not the handshake that follows, and a
+    server that is not dask (a web server, say) never answers it: ``Client`` would wait forever.
+    """
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def exchange():
+        comm = await asyncio.wait_for(connect(address, timeout=TIMEOUT), TIMEOUT)
+        await comm.close()
+
+    try:
+        asyncio.run(exchange())
+    except asyncio.TimeoutError:
+        raise TimeoutError(f"no handshake within {TIMEOUT:g} s") from None
 
 
 def _wait_for_workers(client, address: str) -> None:
@@ -253,7 +275,13 @@ def _local_cluster(jobs: int):
                     silence_logs=True,
                 )
             )
-        workers = [p for p in me.children(recursive=True) if p not in before]
+        # The workers, not the resource tracker the cluster also started: this process still
+        # needs that one to release its semaphores.
+        workers = [
+            p
+            for p in me.children(recursive=True)
+            if p not in before and "spawn_main" in " ".join(_cmdline(p))
+        ]
         try:
             yield cluster
         except BaseException:
@@ -263,6 +291,15 @@ def _local_cluster(jobs: int):
                 with suppress(psutil.Error):
                     process.kill()
             raise
+
+
+def _cmdline(process) -> list[str]:
+    import psutil
+
+    try:
+        return process.cmdline()
+    except psutil.Error:
+        return []
 
 
 @contextmanager

@@ -1,58 +1,125 @@
-"""Outputs that are complete or absent: atomic files, and directories swapped in as a whole.
+"""Outputs that are complete or absent, and never replace what a run did not write.
 
-Two levels of the same guarantee:
+Three guarantees, one module:
 
 - :func:`write_atomic` (and the writers built on it) writes a temporary file in the target
-  directory, then renames it, so no single file ever looks complete but is not;
+  directory, then renames it, so no single file ever looks complete but is not; a write that
+  fails (a full disk) raises :class:`WriteError`, which names the file and the cause.
+  :func:`write_atomic_all` does the same for several files at once: all of them or none.
 - :func:`staged_directory` gives a run an empty staging directory next to its destination and
   swaps it in only when the run has written everything, so the destination always holds one
   whole run: the previous one after any failure, interrupt or kill, the new one after success.
-  Leftovers of a killed run (its staging directory, or the previous run set aside during a swap)
-  are recovered or removed by the next run into the same destination.
+  Leftovers of a killed run are recovered or removed by :func:`recover`, which every reader of
+  an output directory calls first.
+- A run replaces only a directory that a run wrote: each output directory holds a marker file,
+  :data:`MARKER`, and :func:`check_replaceable` refuses anything else (a directory of the
+  user's, a file, a symbolic link) before any work starts.
 """
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import io
 import json
 import math
 import os
-import re
 import shutil
-import signal
 import tempfile
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from .signals import signals_deferred
 
-def _current_umask() -> int:
+
+def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
 
 
-_UMASK = _current_umask()
+_UMASK = _umask()
+
+
+class WriteError(OSError):
+    """An output could not be written: ``cannot write <path>: <reason>``.
+
+    Attributes
+    ----------
+    path : pathlib.Path
+        The file.
+    reason : str
+        Why, as the system says it (``No space left on device``).
+    """
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(f"cannot write {path}: {reason}")
+        self.path, self.reason = Path(path), reason
+
+
+def _temporary_beside(path: Path) -> Path:
+    """An empty temporary file next to ``path``, with the mode ``path`` has or would get."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_UMASK
+    os.chmod(tmp, mode)  # mkstemp makes it private (0600)
+    return Path(tmp)
 
 
 def write_atomic(path: Path, write: Callable[[Path], None]) -> Path:
-    """Call ``write(tmp)`` then rename ``tmp`` to ``path``; remove the temporary on error."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it private (0600): give it the usual mode
+    """Call ``write(tmp)`` then rename ``tmp`` to ``path``; remove the temporary on error.
+
+    Raises
+    ------
+    WriteError
+        If the temporary cannot be created, written or renamed (a full disk, a read-only
+        directory): ``cannot write <path>: <cause>``. Nothing is left behind.
+    """
+    return write_atomic_all({Path(path): write})[0]
+
+
+def write_atomic_all(writes: Mapping[Path, str | Callable[[Path], None]]) -> list[Path]:
+    """Write several files, all of them or none (as far as a signal can tell).
+
+    Parameters
+    ----------
+    writes : mapping of path to str or callable
+        Each path's text, or a function ``write(tmp)`` that writes it to the temporary ``tmp``.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The paths written.
+
+    Notes
+    -----
+    Every file is first written to a temporary beside its path (removed if anything fails or a
+    signal interrupts); the temporaries are then renamed over their paths with SIGINT and
+    SIGTERM deferred, so an interruption lands before any file is replaced or after all are.
+    """
+    temporaries: dict[Path, Path] = {}
     try:
-        write(Path(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+        for path, write in writes.items():
+            path = Path(path)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = temporaries[path] = _temporary_beside(path)
+                if isinstance(write, str):
+                    tmp.write_text(write)
+                else:
+                    write(tmp)
+            except OSError as err:
+                raise WriteError(path, err.strerror or str(err)) from err
+        with signals_deferred():
+            for path, tmp in temporaries.items():
+                os.replace(tmp, path)
+    finally:
+        for tmp in temporaries.values():
+            tmp.unlink(missing_ok=True)
+    return list(temporaries)
 
 
 def to_jsonable(obj):
@@ -130,10 +197,70 @@ def markdown_table(table, floatfmt: str = ".3g") -> str:
     return "\n".join([header, rule, *body])
 
 
-#: Names of a destination's hidden siblings: ``.<name>.staging-<pid>`` holds a run being written
-#: (the run's files are in its subdirectory ``<name>``), ``.<name>.previous-<pid>`` the previous
-#: run during the swap.
-_SIBLING = re.compile(r"\.(?P<name>.+)\.(?P<kind>staging|previous)-(?P<pid>\d+)")
+#: The file that marks a directory as a run's outputs (see :func:`check_replaceable`).
+MARKER = ".cenmcc-output"
+
+
+class NotReplaceable(ValueError):
+    """A destination that a run may not replace; the message names it and says why."""
+
+
+def _marker_text(name: str) -> str:
+    return json.dumps({"package": "cenmcc", "output": name}) + "\n"
+
+
+def _is_output(directory: Path) -> bool:
+    """Whether ``directory`` holds the marker of an output named like it."""
+    try:
+        return (directory / MARKER).read_text() == _marker_text(directory.name)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def check_replaceable(destination: Path) -> None:
+    """Refuse a destination that a run did not write, before any work starts.
+
+    A run may replace ``destination`` when it does not exist, is an empty directory, or is a
+    directory holding :data:`MARKER` (written by :func:`staged_directory` into every run).
+
+    Raises
+    ------
+    NotReplaceable
+        For a symbolic link (dangling or not), anything that is not a directory, or a non-empty
+        directory without the marker: a one-line message that names ``destination``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = (root / "notes").write_text("mine")
+    >>> check_replaceable(root / "new")
+    >>> try:
+    ...     check_replaceable(root / "notes")
+    ... except NotReplaceable as err:
+    ...     print(err)  # doctest: +ELLIPSIS
+    /.../notes exists and is not a directory: not replaced (a run replaces only an output ...)
+    """
+    destination = Path(destination)
+    if destination.is_symlink():
+        why = "is a symbolic link"
+    elif not destination.exists():
+        return
+    elif not destination.is_dir():
+        why = "exists and is not a directory"
+    elif _is_output(destination) or not any(destination.iterdir()):
+        return
+    else:
+        why = f"is a directory that no run wrote (it has no {MARKER})"
+    raise NotReplaceable(
+        f"{destination} {why}: not replaced (a run replaces only an output directory it wrote)"
+    )
+
+
+#: A run's staging root, ``<parent>/.<name>.staging-<unique>``: it holds the run being written
+#: (in its subdirectory ``<name>``) and, during the swap, the previous run
+#: (``<name>.previous``). The run holds a lock on it (``fcntl.flock``) for its lifetime.
+_STAGING = ".{name}.staging-"
 
 
 def _is_temporary(directory: str, names: list[str]) -> list[str]:
@@ -141,64 +268,54 @@ def _is_temporary(directory: str, names: list[str]) -> list[str]:
     return [name for name in names if name.startswith(".") and name.endswith(".tmp")]
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (then its staging directory may still be in use)."""
+@contextmanager
+def _locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
+    """Hold an exclusive ``flock`` on ``directory``; yields False if taken and not blocking."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process
-        return True
-    return True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
+def _recover(destination: Path) -> None:
+    """:func:`recover`, with the lock on the parent directory held."""
+    if not destination.is_symlink() and _is_output(destination):  # never a user's files
+        for name in _is_temporary(str(destination), [p.name for p in destination.iterdir()]):
+            (destination / name).unlink()
+    prefix = _STAGING.format(name=destination.name)
+    for root in destination.parent.iterdir():
+        if not root.name.startswith(prefix) or not root.is_dir() or root.is_symlink():
+            continue
+        with _locked(root, blocking=False) as owner_gone:
+            if not owner_gone:
+                continue  # a run still writing it
+            previous = root / f"{destination.name}.previous"
+            if previous.is_dir() and not os.path.lexists(destination):
+                os.rename(previous, destination)  # killed between the two renames of a swap
+            shutil.rmtree(root, ignore_errors=True)
 
 
 def recover(destination: Path) -> None:
-    """Put right what a killed run left next to ``destination``.
+    """Put right what a killed run left next to ``destination``; call before reading it.
 
-    A staging directory of a process that no longer exists is removed. A previous run set aside
-    by a swap that was killed halfway is moved back if ``destination`` is missing (the swap
-    never completed), and removed otherwise (the swap completed). Directories of live processes
-    are left alone. Temporaries of :func:`write_atomic` in ``destination`` itself, which only a
-    writer killed before outputs were staged can have left, are removed.
+    The staging root of a run that no longer holds its lock is removed; if the run was killed
+    between the two renames of its swap (the previous run set aside, ``destination`` missing),
+    the previous run is first moved back. Staging roots of live runs are left alone.
+    Temporaries of :func:`write_atomic` in ``destination`` itself, which only a writer killed
+    before outputs were staged can have left, are removed if a run wrote ``destination``
+    (:data:`MARKER`).
     """
     destination = Path(destination)
     if not destination.parent.is_dir():
         return
-    if destination.is_dir():  # half-written files of writers killed before runs were staged
-        for name in _is_temporary(str(destination), [p.name for p in destination.iterdir()]):
-            (destination / name).unlink()
-    for entry in destination.parent.iterdir():
-        match = _SIBLING.fullmatch(entry.name)
-        if not match or match["name"] != destination.name or _alive(int(match["pid"])):
-            continue
-        if match["kind"] == "previous" and not destination.exists():
-            os.rename(entry, destination)
-        else:
-            shutil.rmtree(entry, ignore_errors=True)
-
-
-@contextmanager
-def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM until the block ends, then deliver them (main thread only).
-
-    For steps that must not be cut in two: the two renames of a swap, the start of a dask
-    cluster and its client. A signal that arrives meanwhile is raised again when the block ends.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    received: list[int] = []
-    previous = {
-        sig: signal.signal(sig, lambda signum, frame: received.append(signum))
-        for sig in (signal.SIGINT, signal.SIGTERM)
-    }
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        for sig in received:
-            signal.raise_signal(sig)
+    with _locked(destination.parent):
+        _recover(destination)
 
 
 @contextmanager
@@ -209,7 +326,8 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
     ----------
     destination : path
         The directory the run's outputs belong in, for example ``figures/binary``. It need not
-        exist; its parent is created.
+        exist; its parent is created. If it exists it must be replaceable
+        (:func:`check_replaceable`).
     update : bool, default False
         Start from a copy of the files now in ``destination`` (half-written temporaries left
         aside), for a run that rewrites only some of them; by default the staging directory
@@ -218,16 +336,26 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
     Yields
     ------
     pathlib.Path
-        ``<parent>/.<name>.staging-<pid>/<name>``: write every output here.
+        ``<parent>/.<name>.staging-<unique>/<name>``, holding :data:`MARKER`: write every
+        output here.
+
+    Raises
+    ------
+    NotReplaceable
+        If ``destination`` is not replaceable, when the block starts or when it ends (then
+        the run's outputs are discarded and ``destination`` is untouched).
+    WriteError
+        If the block fails to write a file, named by its place in ``destination``.
 
     Notes
     -----
-    On success the destination is renamed aside to ``.<name>.previous-<pid>``, the staging
-    directory renamed in its place (SIGINT and SIGTERM are held between the two renames), and
-    the previous run deleted. On any exception, KeyboardInterrupt included, the staging
-    directory is deleted and ``destination`` is untouched. A SIGKILL leaves hidden siblings that
-    :func:`recover` puts right when the next run starts; ``destination`` itself always holds one
-    whole run.
+    The staging root is unique to the run and locked (``fcntl.flock``) for its lifetime, so
+    :func:`recover` knows a killed run from a live one without looking at process ids. On
+    success ``destination`` is renamed into the staging root, the new run renamed in its place
+    (SIGINT and SIGTERM are held between the two renames), and the staging root deleted with
+    the previous run in it. On any exception, KeyboardInterrupt included, the staging root is
+    deleted and ``destination`` is untouched. A SIGKILL leaves the staging root, which
+    :func:`recover` puts right; ``destination`` itself always holds one whole run.
 
     Examples
     --------
@@ -235,29 +363,40 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
     >>> root = Path(tempfile.mkdtemp())
     >>> with staged_directory(root / "demo") as stage:
     ...     _ = (stage / "summary.json").write_text("{}")
-    >>> sorted(p.name for p in root.iterdir()), (root / "demo" / "summary.json").exists()
-    (['demo'], True)
+    >>> sorted(p.name for p in root.iterdir()), sorted(p.name for p in (root / "demo").iterdir())
+    (['demo'], ['.cenmcc-output', 'summary.json'])
     """
     destination = Path(destination)
-    if destination.exists() and not destination.is_dir():
-        raise ValueError(f"output directory {destination} exists and is not a directory")
     destination.parent.mkdir(parents=True, exist_ok=True)
-    recover(destination)
-    pid = os.getpid()
-    root = destination.parent / f".{destination.name}.staging-{pid}"
-    previous = destination.parent / f".{destination.name}.previous-{pid}"
-    root.mkdir()
+    root = lock = None
     try:
+        # No other run recovers or swaps meanwhile, and a signal waits until the root is locked.
+        with _locked(destination.parent), signals_deferred():
+            _recover(destination)
+            check_replaceable(destination)
+            prefix = _STAGING.format(name=destination.name)
+            root = Path(tempfile.mkdtemp(prefix=prefix, dir=destination.parent))
+            lock = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+            fcntl.flock(lock, fcntl.LOCK_EX)
         stage = root / destination.name
         if update and destination.is_dir():
             shutil.copytree(destination, stage, ignore=_is_temporary)
         else:
             stage.mkdir()
-        yield stage
-        with signals_deferred():
+        write_atomic_all({stage / MARKER: _marker_text(destination.name)})
+        try:
+            yield stage
+        except WriteError as err:  # named where the file belongs, not in the staging root
+            if not err.path.is_relative_to(stage):
+                raise
+            raise WriteError(destination / err.path.relative_to(stage), err.reason) from err
+        with _locked(destination.parent), signals_deferred():
+            check_replaceable(destination)
             if destination.exists():
-                os.rename(destination, previous)
+                os.rename(destination, root / f"{destination.name}.previous")
             os.rename(stage, destination)
-        shutil.rmtree(previous, ignore_errors=True)
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        if root is not None:
+            shutil.rmtree(root, ignore_errors=True)
+        if lock is not None:
+            os.close(lock)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 
@@ -36,8 +37,9 @@ def require_memory(nbytes: int, what: str) -> None:
         )
 
 
-def _gib(nbytes: float) -> str:
-    return f"{nbytes / 2**30:,.1f} GiB" if nbytes < 2**70 else f"{nbytes:.2g} bytes"
+def _gib(nbytes: int) -> str:
+    """``nbytes`` for a message: in GiB, or in bytes as a power of ten beyond 2⁷⁰ (any size)."""
+    return f"{nbytes / 2**30:,.1f} GiB" if nbytes < 2**70 else f"{Decimal(nbytes):.2e} bytes"
 
 
 def require_disk(nbytes: int, what: str, directory=None) -> None:
