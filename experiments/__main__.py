@@ -43,7 +43,7 @@ from cenmcc.simulation.cli import (
 )
 from cenmcc.simulation.outputs import NotReplaceable, staged_directory, write_json
 from cenmcc.simulation.parallel import ParallelError
-from cenmcc.simulation.signals import Interrupted, interrupts_raise
+from cenmcc.simulation.signals import Interrupted, interrupts_raise, report
 
 from .paths import FIGURES, REPO_ROOT
 from .registry import EXPERIMENTS, TIMING, Computed
@@ -194,17 +194,6 @@ def run_command(args: argparse.Namespace, argv: list[str]) -> int:
     return 0
 
 
-def interrupted(err: Interrupted, what: str, start: float) -> int:
-    """Say in one line what a signal interrupted; the exit status 128 + its number."""
-    kept = f"; {err.unchanged} unchanged (no partial outputs)" if err.unchanged else ""
-    print(
-        f"{err.name}: interrupted {what} after {time.perf_counter() - start:.1f} s{kept}",
-        file=sys.stderr,
-        flush=True,
-    )
-    return err.status
-
-
 def planned_steps(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> list[tuple[argparse.Namespace, list[str]]]:
@@ -303,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return run(argv)
         except Interrupted as err:
-            return interrupted(err, f"`{PROG} {' '.join(argv)}`", start)
+            return report(err, f"`{PROG} {' '.join(argv)}`", start)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from cenmcc.simulation import command as simulation_command
 from experiments import __main__ as experiments_main
 from experiments.registry import EXPERIMENTS
 from paper_checks import __main__ as paper_checks_main
@@ -20,6 +21,11 @@ def _parsers() -> dict[str, argparse.ArgumentParser]:
         "python -m experiments": parser,
         **{f"experiments {c}": parser.parse_args([c]).parser for c in commands},
         "python -m paper_checks": paper_checks_main.build_parser(),
+        "python -m cenmcc.simulation": simulation_command.build_parser(),
+        **{
+            f"cenmcc.simulation {c}": simulation_command.build_parser().parse_args([c]).parser
+            for c in ("simulate", "validate")
+        },
     }
 
 
@@ -44,7 +50,7 @@ def test_help_has_no_markup_and_shows_every_default(name, monkeypatch):
     assert not MARKUP.search(text), MARKUP.search(text)
     for action in parser._actions:  # argparse has no public list of a parser's options
         default = action.default
-        nothing = default is None or default is False or default == argparse.SUPPRESS
+        nothing = default is None or default is False or default in ([], argparse.SUPPRESS)
         if action.option_strings and not nothing:
             assert "default" in _option_help(text, action.option_strings[-1]), action.dest
 

@@ -88,7 +88,7 @@ def _worker_pid(task):
 
 def test_closing_the_generator_early_stops_the_workers():
     results = parallel.iter_tasks(_worker_pid, range(50), jobs=2)
-    pid = next(results)
+    _, pid = next(results)
     results.close()  # no warning about the cancelled tasks: pytest turns warnings into errors
     for _ in range(100):  # loky kills its workers on abort; give the kernel a moment
         try:

@@ -207,3 +207,31 @@ def test_a_benchmark_stopped_by_sigterm_removes_its_scratch_directory(started, t
     assert list(scratch_root.iterdir()) == []
     _wait_for_no_survivor(process.pid)
     assert list((tmp_path / "out").iterdir()) == []  # no benchmark/ from an unfinished run
+
+
+SIMULATE = [sys.executable, "-m", "cenmcc.simulation", "simulate", "--n", "20000000", "--jobs", "2"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_a_simulation_with_one_line(started, tmp_path, signum):
+    with staged_directory(tmp_path / "papers") as stage:  # a previous run
+        (stage / "summary.json").write_bytes(PREVIOUS["summary.json"])
+    process = subprocess.Popen(
+        [*SIMULATE, "--quiet", "--out", str(tmp_path)],
+        cwd=tmp_path,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    started.append(process)
+    _wait_for_workers(process)
+    os.killpg(process.pid, signum)
+    _, err = process.communicate(timeout=GUARD)
+    assert process.returncode == 128 + signum, err
+    (line,) = err.strip().splitlines()
+    assert line.startswith(f"{signal.Signals(signum).name}: interrupted `python -m cenmcc.simul")
+    assert f"{tmp_path / 'papers'} unchanged" in line
+    _wait_for_no_survivor(process.pid)
+    assert (tmp_path / "papers" / "summary.json").read_bytes() == PREVIOUS["summary.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["papers"]

@@ -14,13 +14,15 @@ clusters); ``import cenmcc`` does not import it.
 
 Examples
 --------
->>> from cenmcc.simulation import DirichletClassifier, Simulation, run
->>> sim = Simulation(
-...     DirichletClassifier(k_range=(3, 5)), 2000, measures=("cen", "mcc"), chunk_size=500
-... )
->>> result = run(sim, jobs=1, quiet=True)
->>> round(result.pair("cen", "mcc")["consistency"], 3)
-0.94
+A generator is any function of a NumPy random generator and a number of matrices that returns
+that many count matrices:
+
+>>> from cenmcc.simulation import Simulation, run
+>>> def draw(rng, size):
+...     return rng.integers(1, 30, size=(size, 4, 4))
+>>> result = run(Simulation(draw, 2000, measures=("cen", "mcc"), chunk_size=500), quiet=True)
+>>> round(result.pair("cen", "mcc")["consistency"], 2)
+0.82
 """
 
 from .engine import Simulation, run

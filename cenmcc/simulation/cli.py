@@ -143,14 +143,14 @@ def scheduler_address(text: str) -> str:
     return text
 
 
-def add_output_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--out DIR`` (default ``figures/``) and ``--quiet``."""
+def add_output_arguments(parser: argparse.ArgumentParser, default: str = "figures/") -> None:
+    """``--out DIR`` (``None`` when not given: the command's ``default``) and ``--quiet``."""
     parser.add_argument(
         "--out",
         type=output_root,
         default=None,
         metavar="DIR",
-        help="write the outputs under DIR/<name> (default: figures/)",
+        help=f"write the outputs under DIR/<name> (default: {default})",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -257,7 +257,7 @@ class HelpFormatter(argparse.HelpFormatter):
     """``--help`` that reads as help: :func:`help_text` for descriptions, every default shown.
 
     An option's default is appended to its help (``(default: 200000)``) unless the help says it
-    already or there is none to show (None, or False for a flag).
+    already or there is none to show (None, False for a flag, nothing yet for a repeatable one).
     """
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
@@ -266,7 +266,7 @@ class HelpFormatter(argparse.HelpFormatter):
     def _get_help_string(self, action: argparse.Action) -> str:
         text = _plain(action.help or "")
         default = action.default
-        nothing = default is None or default is False or default == argparse.SUPPRESS
+        nothing = default is None or default is False or default in ([], argparse.SUPPRESS)
         if action.option_strings and not nothing and "default" not in text:
             text += " (default: %(default)s)"
         return text

@@ -239,7 +239,7 @@ def _handshake(address: str) -> None:
 
     try:
         asyncio.run(exchange())
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise TimeoutError(f"no handshake within {TIMEOUT:g} s") from None
 
 

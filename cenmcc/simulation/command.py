@@ -24,24 +24,34 @@ import ast
 import importlib
 import json
 import sys
+import time
 from pathlib import Path
 
 import cenmcc
 
 from . import resources
 from .cli import (
+    HelpFormatter,
     add_output_arguments,
     add_parallel_arguments,
     add_seed_argument,
+    check_destination,
     check_parallel_arguments,
     positive_int,
 )
 from .engine import Simulation, run
 from .generators import DirichletClassifier
-from .outputs import staged_directory, write_json
+from .outputs import NotReplaceable, staged_directory, write_json
 from .papers import PaperGenerator
 from .parallel import ParallelError
+from .signals import Interrupted, interrupts_raise, report
 from .studies import KRatio
+
+PROG = "python -m cenmcc.simulation"
+
+EPILOG = """Outputs go to DIR/NAME (default: runs/GENERATOR), replaced only once the new run has
+written all of its own, and only if a run wrote the old ones. Ctrl-C or SIGTERM stops a run
+within about a second (exit status 130 or 143) and leaves them as they were."""
 
 #: The generators known by name.
 GENERATORS = {"papers": PaperGenerator, "dirichlet": DirichletClassifier}
@@ -56,16 +66,25 @@ PAIR_COUNT_BYTES = 56
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m cenmcc.simulation",
-        description="Agreement studies of performance measures on random confusion matrices.",
+        prog=PROG,
+        description=__doc__.split("\n\n", 1)[1],
+        epilog=EPILOG,
+        formatter_class=HelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, text in (
         ("simulate", "run a simulation and write its summary, tables and figures"),
         ("validate", "rerun it over independent seeds and check its standard errors"),
     ):
-        command = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        command = sub.add_parser(
+            name,
+            help=text,
+            description=text[0].upper() + text[1:] + ".",
+            epilog=EPILOG,
+            formatter_class=HelpFormatter,
+        )
         add_arguments(command, validate=name == "validate")
+        command.set_defaults(parser=command)
     return parser
 
 
@@ -115,7 +134,7 @@ def add_arguments(parser: argparse.ArgumentParser, *, validate: bool = False) ->
         parser.add_argument("--no-figures", action="store_true", help="summary and tables only")
     add_seed_argument(parser)
     add_parallel_arguments(parser)
-    add_output_arguments(parser)
+    add_output_arguments(parser, default="runs/")
 
 
 def _param(text: str) -> tuple[str, object]:
@@ -194,11 +213,12 @@ def destination(args: argparse.Namespace) -> Path:
     return (args.out if args.out is not None else Path("runs")) / f"{name}{suffix}"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    sim = check_arguments(parser, args)
-    target = destination(args)
+def execute(args: argparse.Namespace, sim: Simulation, target: Path) -> int:
+    """Run the checked command into ``target``; 0, or 1 after one line saying why it failed.
+
+    SIGINT and SIGTERM propagate as :class:`~cenmcc.simulation.signals.Interrupted`, naming
+    ``target``, which they leave as it was.
+    """
     parallel = {"jobs": args.jobs, "backend": args.backend, "scheduler": args.scheduler}
     try:
         if args.command == "simulate":
@@ -208,15 +228,33 @@ def main(argv: list[str] | None = None) -> int:
         else:
             from .validation import validate
 
-            report = validate(sim, args.seeds, quiet=args.quiet, **parallel)
+            report_ = validate(sim, args.seeds, quiet=args.quiet, **parallel)
             with staged_directory(target) as stage:
-                write_json(stage / "validation.json", report)
-            print(json.dumps(report["statistics"], indent=1))
-    except ParallelError as err:
+                write_json(stage / "validation.json", report_)
+            print(json.dumps(report_["statistics"], indent=1))
+    except Interrupted as err:
+        raise Interrupted(err.signum, unchanged=target) from None
+    except (ParallelError, NotReplaceable, OSError) as err:
         print(f"{args.command} failed: {err}; {target} unchanged", file=sys.stderr)
         return 1
     print(f"{args.command}: outputs in {target}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: parse and check ``argv`` before any work, then run it; its status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    start = time.perf_counter()
+    with interrupts_raise():
+        try:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            sim = check_arguments(args.parser, args)
+            target = destination(args)
+            check_destination(args.parser, target)
+            return execute(args, sim, target)
+        except Interrupted as err:
+            return report(err, f"`{PROG} {' '.join(argv)}`", start)
 
 
 def _report(result) -> str:

@@ -1,16 +1,19 @@
 """SIGINT and SIGTERM: raised as one exception, or held back over steps that must not be cut.
 
 Every command stops the same way. :func:`interrupts_raise` turns SIGINT (Ctrl-C) and SIGTERM
-into :class:`Interrupted` in the main thread; the command prints one line and exits with
-:attr:`Interrupted.status`, 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as a
-shell reports a process that a signal stopped. :func:`signals_deferred` holds both back over a
-step that must not be cut in two (the renames of a swap, the start of a dask cluster).
+into :class:`Interrupted` in the main thread; the command prints one line (:func:`report`) and
+exits with :attr:`Interrupted.status`, 128 + the signal's number (130 for SIGINT, 143 for
+SIGTERM), as a shell reports a process that a signal stopped. :func:`signals_deferred` holds
+both back over a step that must not be cut in two (the renames of a swap, the start of a dask
+cluster).
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -93,3 +96,24 @@ def signals_deferred() -> Iterator[None]:
             signal.signal(sig, handler)
         for sig in dict.fromkeys(received):
             signal.raise_signal(sig)
+
+
+def report(err: Interrupted, what: str, start: float) -> int:
+    """Say in one line on stderr what a signal interrupted; the exit status 128 + its number.
+
+    Parameters
+    ----------
+    err : Interrupted
+        The interruption, with the output it left unchanged, if any.
+    what : str
+        What it interrupted (the command line, say).
+    start : float
+        ``time.perf_counter()`` when that began.
+    """
+    kept = f"; {err.unchanged} unchanged (no partial outputs)" if err.unchanged else ""
+    print(
+        f"{err.name}: interrupted {what} after {time.perf_counter() - start:.1f} s{kept}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return err.status
