@@ -25,6 +25,7 @@ not the terminal.
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import sys
 import tempfile
@@ -94,7 +95,8 @@ def _submitted(client, function: bytes, tasks, cloudpickle, as_completed) -> Ite
             for i, t in _take(pending, 1):
                 queue.add(submit(i, t))
     finally:
-        client.cancel(futures + list(queue.futures))
+        if client.status == "running":  # not when an interrupt already closed the client
+            client.cancel(futures + list(queue.futures))
 
 
 def _take(iterator, n):
@@ -264,6 +266,7 @@ def _local_cluster(jobs: int):
     me = psutil.Process()
     before = set(me.children(recursive=True))
     with ExitStack() as stack:
+        stack.enter_context(_quiet_logger("distributed"))  # its client's too, until it closes
         log = stack.enter_context(tempfile.TemporaryFile(prefix="cenmcc-dask-workers-"))
         with _stderr_to(log.fileno()), signals_deferred():
             cluster = stack.enter_context(
@@ -272,7 +275,7 @@ def _local_cluster(jobs: int):
                     threads_per_worker=1,
                     dashboard_address=":0",  # a free port: None still serves /metrics on 8787
                     preload=[IGNORE_SIGINT],
-                    silence_logs=True,
+                    silence_logs=logging.CRITICAL,  # the workers' logs (see _quiet_logger)
                 )
             )
         # The workers, not the resource tracker the cluster also started: this process still
@@ -291,6 +294,22 @@ def _local_cluster(jobs: int):
                 with suppress(psutil.Error):
                     process.kill()
             raise
+
+
+@contextmanager
+def _quiet_logger(name: str):
+    """The logger ``name`` and its children log nothing below CRITICAL while the block runs.
+
+    The run reports what goes wrong itself, in one line; dask would also log the shutdown that
+    follows an interrupt (closed comms, lost workers).
+    """
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _cmdline(process) -> list[str]:

@@ -59,17 +59,18 @@ def _raise_interrupted(signum: int, frame) -> None:
 def interrupts_raise() -> Iterator[None]:
     """SIGINT and SIGTERM raise :class:`Interrupted` in the main thread while the block runs.
 
-    The first signal raises; later ones are ignored until the block ends, so the cleanup it
-    starts is not itself interrupted. Installed explicitly, since a process started in the
-    background by a shell inherits SIGINT ignored, and Python then never raises
-    KeyboardInterrupt.
+    The first signal raises; later ones are ignored from then on, so neither the cleanup it
+    starts nor the process's exit is itself interrupted (a third quick Ctrl-C prints no
+    traceback). Installed explicitly, since a process started in the background by a shell
+    inherits SIGINT ignored, and Python then never raises KeyboardInterrupt.
     """
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in INTERRUPTS}
     try:
         yield
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        if signal.getsignal(signal.SIGINT) is _raise_interrupted:  # no signal came
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
 
 @contextmanager
