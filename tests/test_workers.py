@@ -41,7 +41,8 @@ map_tasks(work, range(4), jobs=2, quiet=True)
 
 
 def test_loky_workers_exit_within_seconds_of_losing_their_parent():
-    """SIGKILL of the main process (what the out-of-memory killer does) ends its workers."""
+    """SIGKILL of the main process (what the out-of-memory killer does) ends its workers and
+    their resource tracker."""
     process = subprocess.Popen([sys.executable, "-c", ORPHANS], cwd=ROOT, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
@@ -55,9 +56,13 @@ def test_loky_workers_exit_within_seconds_of_losing_their_parent():
         process.kill()
         process.wait()
         deadline = time.monotonic() + 5
-        while _alive(workers) and time.monotonic() < deadline:
+        while _children_of_group(process.pid) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not _alive(workers), "workers outlived their parent by 5 s"
+        survivors = subprocess.run(
+            ["ps", "-ww", "-o", "args=", "-g", str(process.pid)], capture_output=True, text=True
+        ).stdout
+        assert not _children_of_group(process.pid), f"outlived their parent by 5 s:\n{survivors}"
     finally:
         if process.poll() is None:
             process.kill()
