@@ -132,3 +132,18 @@ def test_keyed_moments_merge_key_by_key():
         assert merged.moments[i].n == len(x[k])
     whole = Moments.of(np.concatenate([x[3], x[4], x[5]]))
     np.testing.assert_allclose(merged.total().comoment, whole.comoment, rtol=1e-12)
+
+
+def test_merging_tens_of_millions_of_rows_keeps_the_third_moment_exact():
+    # n_a zeros and n_b ones: mean p = n_b / n, M2 = n p (1 - p), M3 = n p (1 - p) (1 - 2p).
+    # The products of the two counts overflow int64 (1.5e7 · 5e6 · 1e7 > 9.2e18).
+    na, nb = 15_000_000, 5_000_000
+    zeros = Moments(na, np.zeros(1), np.zeros((1, 1)), np.zeros(1))
+    ones = Moments(nb, np.ones(1), np.zeros((1, 1)), np.zeros(1))
+    with np.errstate(over="raise"):
+        merged = zeros.merge(ones)
+    n, p = na + nb, nb / (na + nb)
+    assert merged.n == n
+    np.testing.assert_allclose(merged.mean, [p], rtol=1e-15)
+    np.testing.assert_allclose(merged.comoment, [[n * p * (1 - p)]], rtol=1e-14)
+    np.testing.assert_allclose(merged.third, [n * p * (1 - p) * (1 - 2 * p)], rtol=1e-14)

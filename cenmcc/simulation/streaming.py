@@ -99,18 +99,23 @@ class Moments:
         na, nb = np.asarray(self.n), np.asarray(other.n)
         n = na + nb
         safe = np.maximum(n, 1).astype(np.float64)  # n = 0: both empty, every term is 0
-        wa, wb = (na / safe)[..., None], (nb / safe)[..., None]  # shares, shape (..., 1)
+        share_a, share_b = na / safe, nb / safe
+        wa, wb = share_a[..., None], share_b[..., None]  # shape (..., 1)
         delta = other.mean - self.mean
         m2a = np.diagonal(self.comoment, axis1=-2, axis2=-1)
         m2b = np.diagonal(other.comoment, axis1=-2, axis2=-1)
-        cross = (na * nb / safe)[..., None, None]
+        # n_a n_b / n and n_a n_b (n_a - n_b) / n² from the shares, in floats: the products of
+        # the integer counts overflow int64 beyond about 2·10⁶ rows a side.
+        cross = safe * share_a * share_b
         merged = Moments(
             n if n.ndim else int(n),
             self.mean + delta * wb,
-            self.comoment + other.comoment + delta[..., :, None] * delta[..., None, :] * cross,
+            self.comoment
+            + other.comoment
+            + delta[..., :, None] * delta[..., None, :] * cross[..., None, None],
             self.third
             + other.third
-            + delta**3 * (na * nb * (na - nb) / safe**2)[..., None]
+            + delta**3 * (cross * (share_a - share_b))[..., None]
             + 3.0 * delta * (wa * m2b - wb * m2a),
         )
         if n.ndim == 0:  # one set: either side empty is the other, bit for bit
