@@ -11,6 +11,11 @@ statistics; no start-up, figures or tables). Scale (``--scale``): the random-mat
 at 2·10⁵, 2·10⁶ and 2·10⁷ matrices, and at 2·10⁶ with 1, 2, 4, ... workers up to the cores,
 each in a fresh process, in ``scale.csv`` and ``scale.md``.
 
+Chunks: the CPU time of one chunk of the papers' generator (draws, CEN, MCC and tMCC, the
+reduction) and of its parts against their floors, in ``chunks.csv``. Measures (with
+``--scale``): the agreement study of eight measures against CEN and MCC alone, at 2·10⁶, in
+``measures.csv``.
+
 Every run writes into a scratch directory, removed however the benchmark ends.
 """
 
@@ -180,6 +185,76 @@ def measure_experiments() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: Chunks of the papers' generator timed by :func:`measure_chunks` (10,000 matrices each).
+THROUGHPUT_CHUNKS = 20
+#: The measures of the chunk throughput (issue 20: CEN, MCC and tMCC).
+THROUGHPUT_MEASURES = ("cen", "mcc", "tmcc")
+
+
+def measure_chunks(n_chunks: int = THROUGHPUT_CHUNKS, repeats: int = 3) -> pd.DataFrame:
+    """CPU time of a chunk of the papers' generator, its parts, and their floors, in this process.
+
+    The chunks are those of a run (chunk 100 on, past the replicate chunks, which count their
+    own pairs too), measured as a worker measures them (:func:`measure_chunk`): drawing,
+    validating and measuring CEN, MCC and tMCC, and reducing to the run's statistics. Beside
+    them, on the same cells: the draws alone, the measures alone, and the floors, one memory
+    pass (``sum``), one ``np.log`` of every cell, NumPy's bounded integers with one scalar
+    bound (the cost of drawing that many integers) and with a bound per cell (what
+    :func:`~cenmcc.simulation.generators.uniform_integers` replaces).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per part: ``part``, ``ms_per_chunk`` (median over ``repeats`` passes over the
+        chunks), ``matrices_per_second`` (on one core) and ``ratio_to_chunk``.
+    """
+    from cenmcc.simulation import PaperGenerator, Simulation
+    from cenmcc.simulation.allocator import reuse_freed_memory
+    from cenmcc.simulation.engine import measure_chunk
+
+    reuse_freed_memory()  # as in a worker: freed arrays reused, not returned to the kernel
+    size = 10_000
+    sim = Simulation(PaperGenerator(), (100 + n_chunks) * size, measures=THROUGHPUT_MEASURES)
+    chunks = sim.chunks()[100:]
+    generator = sim.generator
+    stacks = [list(generator(np.random.default_rng(c.seed), c.size)) for c in chunks]
+    bounds = [
+        [np.random.default_rng(0).integers(2, 1000, size=(len(s), 1, 1)) for s in chunk]
+        for chunk in stacks
+    ]
+    rng = np.random.default_rng(0)
+
+    def each(fn):
+        return lambda: [fn(i) for i in range(n_chunks)]
+
+    parts = {
+        "chunk: draw, measure CEN, MCC and tMCC, reduce": each(lambda i: measure_chunk(chunks[i])),
+        "draw (papers' generator)": each(
+            lambda i: list(generator(np.random.default_rng(chunks[i].seed), size))
+        ),
+        "measure CEN, MCC and tMCC (one Counts a K)": each(
+            lambda i: [cenmcc.measures(s, THROUGHPUT_MEASURES) for s in stacks[i]]
+        ),
+        "floor: one memory pass": each(lambda i: [s.sum() for s in stacks[i]]),
+        "floor: np.log of every cell": each(lambda i: [_log_cells(s) for s in stacks[i]]),
+        "floor: bounded integers, one scalar bound": each(
+            lambda i: [rng.integers(1, 1000, size=s.shape) for s in stacks[i]]
+        ),
+        "NumPy's bounded integers, a bound per matrix": each(
+            lambda i: [
+                rng.integers(1, b, size=s.shape) for s, b in zip(stacks[i], bounds[i], strict=True)
+            ]
+        ),
+    }
+    rows = []
+    for name, fn in parts.items():
+        ms = median_seconds(fn, repeats) / n_chunks * 1e3
+        rows.append({"part": name, "ms_per_chunk": ms, "matrices_per_second": size / ms * 1e3})
+    table = pd.DataFrame(rows)
+    table["ratio_to_chunk"] = table["ms_per_chunk"] / table["ms_per_chunk"].iloc[0]
+    return table
+
+
 #: Sizes of the scale table (``--scale``), and the size of its ``--jobs`` series.
 SCALE_N = (200_000, 2_000_000, 20_000_000)
 SCALE_JOBS_N = 2_000_000
@@ -211,7 +286,8 @@ def measure_scale(
     pandas.DataFrame
         One row per run: ``series`` ("size" or "jobs"), ``n``, ``jobs``, ``wall_seconds``,
         ``computation_seconds``, ``peak_memory_mib``, ``matrices_per_second`` (of the
-        computation).
+        computation), ``serial_fraction`` (the main process's share of the run's CPU time)
+        and ``amdahl_speedup_16`` (what that share allows on 16 cores).
     """
     runs = [("size", n, -1) for n in sizes] + [("jobs", jobs_n, j) for j in jobs]
     rows = []
@@ -219,7 +295,10 @@ def measure_scale(
         for series, n, j in runs:
             args = ["random-matrices", "--n", str(n), "--jobs", str(j), *extra]
             usage = run_measured(args, Path(scratch))
-            compute = computation_seconds(Path(scratch), "random-matrices")
+            timing = json.loads(
+                (Path(scratch) / BY_COMMAND["random-matrices"].folder / TIMING).read_text()
+            )
+            compute, serial = timing["computation_seconds"], timing["details"]["serial_fraction"]
             rows.append(
                 {
                     "series": series,
@@ -229,9 +308,55 @@ def measure_scale(
                     "computation_seconds": compute,
                     "peak_memory_mib": usage.peak_mib,
                     "matrices_per_second": n / compute,
+                    "serial_fraction": serial,
+                    "amdahl_speedup_16": amdahl(serial, 16),
                 }
             )
     return pd.DataFrame(rows)
+
+
+#: The measures of the eight-measure agreement study (issue 19), against CEN and MCC alone.
+EIGHT_MEASURES = "cen,mcc,cohen_kappa,accuracy,balanced_accuracy,f1_macro,f1_micro,tmcc"
+
+
+def measure_measures(n: int) -> pd.DataFrame:
+    """``python -m cenmcc.simulation simulate`` with CEN and MCC, then eight measures, at ``n``.
+
+    Each run is a fresh process (all cores, no figures): its wall time and peak memory, and
+    the ratio of each wall time to the first.
+    """
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cenmcc-measures-") as scratch:
+        for measures in ("cen,mcc", EIGHT_MEASURES):
+            args = ["simulate", "--n", str(n), "--measures", measures, "--no-figures"]
+            usage = process_usage.measure(
+                ["-m", "cenmcc.simulation", *args, "--quiet", "--out", scratch], cwd=REPO_ROOT
+            )
+            if usage.returncode:
+                raise RuntimeError(f"`python -m cenmcc.simulation {' '.join(args)}` failed")
+            rows.append(
+                {
+                    "measures": measures,
+                    "pairs": len(measures.split(",")) * (len(measures.split(",")) - 1) // 2,
+                    "n": n,
+                    "wall_seconds": usage.wall_seconds,
+                    "peak_memory_mib": usage.peak_mib,
+                }
+            )
+    table = pd.DataFrame(rows)
+    table["ratio_to_cen_mcc"] = table["wall_seconds"] / table["wall_seconds"].iloc[0]
+    return table
+
+
+def amdahl(serial_fraction: float, cores: int) -> float:
+    """The speed-up on ``cores`` cores that Amdahl's law allows: 1 / (s + (1 - s) / cores).
+
+    Examples
+    --------
+    >>> round(amdahl(0.05, 16), 2)
+    9.14
+    """
+    return 1.0 / (serial_fraction + (1.0 - serial_fraction) / cores)
 
 
 def plot(kernels: pd.DataFrame):
@@ -315,9 +440,11 @@ def main(args: argparse.Namespace, out: Path) -> Computed:
     if args.scale:
         scale = measure_scale(args.scale_n, args.scale_jobs_n, jobs_series(os.cpu_count()))
         print(_write(out, "scale", scale))
+        print(_write(out, "measures", measure_measures(args.scale_jobs_n)))
         return Computed(None)
     kernels = measure_kernels(args.sizes, args.cells, args.repeats)
     print(_write(out, "kernels", kernels))
+    print(_write(out, "chunks", measure_chunks(repeats=args.repeats)))
     fig = plot(kernels)
     save_figure(fig, out / "throughput.png")
     close(fig)

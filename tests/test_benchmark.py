@@ -72,6 +72,9 @@ def test_scale_table_runs_each_size_and_each_jobs_count_in_a_fresh_process():
     np.testing.assert_allclose(
         table["matrices_per_second"], table["n"] / table["computation_seconds"]
     )
+    assert ((table["serial_fraction"] > 0) & (table["serial_fraction"] < 1)).all()
+    s = table["serial_fraction"]
+    np.testing.assert_allclose(table["amdahl_speedup_16"], 1 / (s + (1 - s) / 16))
 
 
 def test_an_interrupted_measurement_stops_its_command(tmp_path):
@@ -100,3 +103,20 @@ def test_an_interrupted_measurement_stops_its_command(tmp_path):
 def test_a_failing_experiment_run_is_an_error_naming_the_command(tmp_path):
     with pytest.raises(RuntimeError, match=r"`python -m experiments binary --s-max 0` failed"):
         benchmark.run_measured(["binary", "--s-max", "0"], tmp_path)
+
+
+def test_chunk_table_times_the_chunk_and_its_floors():
+    table = benchmark.measure_chunks(n_chunks=2, repeats=1)
+    assert table["part"].iloc[0].startswith("chunk")
+    assert any(p.startswith("floor: np.log") for p in table["part"])
+    assert (table["ms_per_chunk"] > 0).all()
+    # Drawing the matrices is a part of the chunk's work, cheaper than all of it.
+    draw = table.set_index("part")["ms_per_chunk"]["draw (papers' generator)"]
+    assert draw < table["ms_per_chunk"].iloc[0]
+
+
+def test_measures_table_compares_eight_measures_with_two(tmp_path):
+    table = benchmark.measure_measures(3000)
+    assert table["pairs"].tolist() == [1, 28]
+    assert table["ratio_to_cen_mcc"].iloc[0] == 1.0
+    assert (table["wall_seconds"] > 0).all()
