@@ -338,10 +338,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser)
 
 
-#: Bytes kept per matrix: K (4) and CEN, MCC, tMCC (8 each), and the exact pair counts'
-#: working memory (38 bytes measured, rounded up); with --table, ACC and the measures again.
-BYTES_PER_MATRIX = 28 + 40
-BYTES_PER_TABLE_ROW = 40
+#: Values kept per matrix for the pair counts: CEN, MCC, tMCC, and k·CEN with the printed and
+#: the refitted k; and the pairs counted: CEN-MCC, and tMCC against each k·CEN.
+COLUMNS, PAIRS = 5, 3
 
 
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -350,9 +349,15 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         Config(n_matrices=args.n, n_resamples=args.resamples, chunk_size=args.chunk_size)
     except (ValueError, TypeError) as err:
         parser.error(f"argument --n/--resamples/--chunk-size: {err}")
-    per_matrix = BYTES_PER_MATRIX + (BYTES_PER_TABLE_ROW if args.table else 0)
     try:
-        resources.require_memory(args.n * per_matrix, f"--n {number(args.n)}")
+        resources.require_run(
+            args.n,
+            COLUMNS,
+            what=f"--n {number(args.n)}",
+            workers=0 if args.scheduler else PAIRS,
+            jobs=args.jobs,
+            table=args.table,
+        )
     except ValueError as err:
         parser.error(f"argument --n: {err}")
 

@@ -58,11 +58,6 @@ GENERATORS = {"papers": PaperGenerator, "dirichlet": DirichletClassifier}
 #: The studies known by name.
 STUDIES = {"k_ratio": KRatio}
 
-#: Bytes a matrix takes outside the workers (K and one float a measure, on disk) and in a pair
-#: count's worker (ranks, keys and the count's arrays).
-DISK_BYTES = (2, 8)
-PAIR_COUNT_BYTES = 56
-
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -198,10 +193,17 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         sim = simulation_of(args)
     except (ValueError, TypeError) as err:
         parser.error(f"argument --generator/--param/--measures: {err}")
-    measures = len(sim.resolved_measures)
+    # k_ratio keeps k·CEN for the printed and the refitted k: two more columns, two more pairs.
+    columns = len(sim.resolved_measures) + 2 * len(sim.studies)
+    pairs = len(sim.resolved_pairs) + 2 * len(sim.studies)
     try:
-        resources.require_memory(args.n * PAIR_COUNT_BYTES * 2, f"--n {args.n}")
-        resources.require_disk(args.n * (DISK_BYTES[0] + DISK_BYTES[1] * measures), f"--n {args.n}")
+        resources.require_run(
+            args.n,
+            columns,
+            what=f"--n {args.n}",
+            workers=0 if args.scheduler else pairs,
+            jobs=args.jobs,
+        )
     except ValueError as err:
         parser.error(f"argument --n: {err}")
     return sim
