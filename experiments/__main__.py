@@ -40,9 +40,9 @@ from cenmcc.simulation.cli import (
     check_destination,
     check_parallel_arguments,
     directory,
+    run_into,
 )
-from cenmcc.simulation.outputs import NotReplaceable, staged_directory, write_json
-from cenmcc.simulation.parallel import ParallelError
+from cenmcc.simulation.outputs import staged_directory, write_json
 from cenmcc.simulation.signals import Interrupted, interrupts_raise, report
 
 from .paths import FIGURES, REPO_ROOT
@@ -181,17 +181,13 @@ def run_command(args: argparse.Namespace, argv: list[str]) -> int:
     """
     target = destination(args)
     start = time.perf_counter()
-    try:
+
+    def work():
         with staged_directory(target, update=args.experiment.updates) as stage:
             computed = args.experiment.load().main(args, stage)
             write_run(stage, computed, run_record(args, argv), time.perf_counter() - start)
-    except Interrupted as err:
-        raise Interrupted(err.signum, unchanged=target) from None
-    except (ParallelError, NotReplaceable, OSError) as err:
-        print(f"{args.command} failed: {err}; {target} unchanged", file=sys.stderr)
-        return 1
-    print(f"{args.command}: outputs in {target}")
-    return 0
+
+    return run_into(args.command, target, work)
 
 
 def planned_steps(

@@ -18,13 +18,16 @@ import inspect
 import math
 import re
 import socket
+import sys
 import tempfile
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from .outputs import NotReplaceable, check_replaceable
-from .parallel import BACKENDS
+from .parallel import BACKENDS, ParallelError
+from .signals import Interrupted
 
 #: Seconds to wait for a dask scheduler to accept a connection before refusing ``--scheduler``.
 CONNECT_TIMEOUT = 3.0
@@ -129,6 +132,25 @@ def check_destination(parser: argparse.ArgumentParser, destination: Path) -> Non
         check_replaceable(destination)
     except NotReplaceable as err:
         parser.error(f"argument --out: {err}")
+
+
+def run_into(command: str, target: Path, work: Callable[[], object]) -> int:
+    """Run ``work``, a command writing into ``target``; its exit status, said in one line.
+
+    Returns 0 after printing where the outputs are, or 1 after printing why the command failed
+    (a lost worker, a full disk, a destination it may not replace), ``target`` unchanged.
+    SIGINT and SIGTERM propagate as :class:`~cenmcc.simulation.signals.Interrupted`, naming
+    ``target``, which they leave as it was.
+    """
+    try:
+        work()
+    except Interrupted as err:
+        raise Interrupted(err.signum, unchanged=target) from None
+    except (ParallelError, NotReplaceable, OSError) as err:
+        print(f"{command} failed: {err}; {target} unchanged", file=sys.stderr)
+        return 1
+    print(f"{command}: outputs in {target}")
+    return 0
 
 
 def scheduler_address(text: str) -> str:

@@ -38,12 +38,12 @@ from .cli import (
     check_destination,
     check_parallel_arguments,
     positive_int,
+    run_into,
 )
 from .engine import Simulation, run
 from .generators import DirichletClassifier
-from .outputs import NotReplaceable, staged_directory, write_json
+from .outputs import staged_directory, write_json
 from .papers import PaperGenerator
-from .parallel import ParallelError
 from .signals import Interrupted, interrupts_raise, report
 from .studies import KRatio
 
@@ -222,25 +222,21 @@ def execute(args: argparse.Namespace, sim: Simulation, target: Path) -> int:
     ``target``, which they leave as it was.
     """
     parallel = {"jobs": args.jobs, "backend": args.backend, "scheduler": args.scheduler}
-    try:
-        if args.command == "simulate":
-            result = run(sim, quiet=args.quiet, **parallel)
-            result.save(target, figures=not args.no_figures)
-            print(_report(result))
-        else:
-            from .validation import validate
 
-            report_ = validate(sim, args.seeds, quiet=args.quiet, **parallel)
-            with staged_directory(target) as stage:
-                write_json(stage / "validation.json", report_)
-            print(json.dumps(report_["statistics"], indent=1))
-    except Interrupted as err:
-        raise Interrupted(err.signum, unchanged=target) from None
-    except (ParallelError, NotReplaceable, OSError) as err:
-        print(f"{args.command} failed: {err}; {target} unchanged", file=sys.stderr)
-        return 1
-    print(f"{args.command}: outputs in {target}")
-    return 0
+    def simulate():
+        result = run(sim, quiet=args.quiet, **parallel)
+        result.save(target, figures=not args.no_figures)
+        print(_report(result))
+
+    def validate():
+        from .validation import validate
+
+        report_ = validate(sim, args.seeds, quiet=args.quiet, **parallel)
+        with staged_directory(target) as stage:
+            write_json(stage / "validation.json", report_)
+        print(json.dumps(report_["statistics"], indent=1))
+
+    return run_into(args.command, target, simulate if args.command == "simulate" else validate)
 
 
 def main(argv: list[str] | None = None) -> int:
