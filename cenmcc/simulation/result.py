@@ -129,13 +129,14 @@ class Result(NamedTuple):
                     for suffix in (".png", ".pdf"):
                         save_figure(fig, stage / f"{name}{suffix}")
                     plots.close(fig)
-            write_json(stage / "summary.json", self.summary | {"simulation": describe(self)})
+            write_json(
+                stage / "summary.json", self.summary | {"simulation": describe(self.simulation)}
+            )
         return destination
 
 
-def describe(result: Result) -> dict:
-    """What was simulated, for the saved summary."""
-    sim = result.simulation
+def describe(sim) -> dict:
+    """What a :class:`~cenmcc.simulation.Simulation` simulates, for a saved summary."""
     return {
         "generator": _name_of(sim.generator),
         "measures": [m.name for m in sim.resolved_measures],

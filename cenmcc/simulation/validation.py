@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .engine import Simulation, _flatten, run
+from .result import describe
 
 
 def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parallel) -> dict:
@@ -35,8 +36,9 @@ def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parall
     -------
     dict
         ``statistics``: per statistic (its path in the summary, dotted), the mean value over the
-        seeds, their SD, the mean claimed SE and the ratio of the two; ``seeds``, ``n_matrices``
-        and ``method``.
+        seeds, their SD, the mean claimed SE and the ratio of the two; ``simulation`` (the
+        generator and its settings, the measures and studies), ``seeds``, ``n_matrices`` and
+        ``method``.
     """
     if n_seeds < 2:
         raise ValueError(f"n_seeds must be at least 2, got {n_seeds}")
@@ -66,6 +68,7 @@ def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parall
             "seeds": int(ok.sum()),
         }
     return {
+        "simulation": describe(sim),
         "n_matrices": sim.n_matrices,
         "seeds": seeds,
         "method": (
