@@ -170,7 +170,7 @@ def _replicate(sim, K: np.ndarray, values: dict) -> Replicate:
 
 
 #: Largest number of (ordered pair of objects) x (measure) cells :func:`within_group_counts`
-#: holds at once (about 14 bytes each); a larger group is counted pair by pair from its ranks.
+#: holds at once (8 bytes each); a larger group is counted pair by pair from its ranks.
 SIGN_CELLS = 4_000_000
 
 
@@ -203,10 +203,11 @@ def within_group_counts(ranks: np.ndarray, pairs, index: dict) -> dict:
     q, m = ranks.shape
     if q * m * m > SIGN_CELLS or m * m >= 2**24:
         return {(f, g): counts_from_ranks(ranks[index[f]], ranks[index[g]]) for f, g in pairs}
-    difference = (ranks[:, :, None] - ranks[:, None, :]).reshape(q, m * m)
-    greater = (difference > 0).astype(np.float32)
-    smaller = (difference < 0).astype(np.float32)
-    del difference
+    greater = np.empty((q, m, m), dtype=np.float32)
+    smaller = np.empty((q, m, m), dtype=np.float32)
+    np.greater(ranks[:, :, None], ranks[:, None, :], out=greater)
+    np.less(ranks[:, :, None], ranks[:, None, :], out=smaller)
+    greater, smaller = greater.reshape(q, m * m), smaller.reshape(q, m * m)
     concordant = np.rint(greater @ greater.T).astype(np.int64)
     discordant = np.rint(greater @ smaller.T).astype(np.int64)
     ordered = np.diagonal(concordant)  # the pairs each measure orders
