@@ -34,6 +34,12 @@ from .parallel import map_tasks
 #: The column that groups the matrices (their number of classes).
 GROUP = "K"
 
+#: Bytes a run's store holds on disk per matrix (fewer than 2**31 matrices): K (int16) and the
+#: order by K (int32), then per measure its value (float64) and, once counted, its dense ranks
+#: overall and within its K (int32 each). Measured: 38 bytes a matrix for 2 measures, 134 for 8.
+STORE_BYTES = 2 + 4
+STORE_BYTES_PER_MEASURE = 8 + 4 + 4
+
 
 class ColumnStore:
     """Columns of n values each, one ``.npy`` file per column in a directory of its own.
