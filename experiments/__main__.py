@@ -60,7 +60,7 @@ within about a second (exit status 130 or 143), leaving the previous outputs as 
 `python -m experiments COMMAND --help` describes a command and its options."""
 
 ALL_DESCRIPTION = """Run every experiment at the papers' settings, in order (random-matrices,
-protocol, discriminancy, binary, families), then the paper checks, which write
+protocol, discriminancy, binary, families, agreement), then the paper checks, which write
 paper_checks/REPORT.md, paper_checks/results.json and the results section of README.md (with
 --out, DIR/paper_checks/ and no README). A little over a minute on two cores. The options below are
 passed on to the experiments that take them."""

@@ -266,6 +266,47 @@ EXPERIMENTS = (
         ),
     ),
     Experiment(
+        command="agreement",
+        module="experiments.agreement",
+        folder="agreement",
+        summary="beyond the papers: which of eight measures rank matrices alike, by K and "
+        "class imbalance",
+        description="Compares eight measures (CEN, MCC, Cohen's kappa, accuracy, balanced "
+        "accuracy, macro F1, micro F1, tMCC) on three generators: the papers' random matrices "
+        "(K = 3 to 30) and a classifier with Dirichlet-distributed error rates on K = 3 to 50 "
+        "classes, strongly imbalanced (class proportions from a Dirichlet of parameter 0.3) or "
+        "balanced (100). For every pair of measures it counts every pair of matrices exactly, "
+        "overall and within each K: the degrees of consistency and discriminancy and Kendall's "
+        "tau_b, with the Pearson correlation, each with its standard error; then states what "
+        "the numbers say. The same seed gives the same results for any --jobs, backend or "
+        "scheduler.",
+        outputs="summary.json (per generator, every pair's statistics with standard errors, "
+        "its consistency per K, and the findings), pairs.csv, measures.csv, agreement.md, and "
+        "agreement_matrices, consistency_by_k and cen_mcc_density (.png, .pdf)",
+        summary_keys=("generators", "findings", "measures"),
+        figures=(
+            Figure(
+                "agreement_matrices.png",
+                "Which measures rank confusion matrices alike",
+                "Degree of consistency of every pair of eight measures (oriented so that higher "
+                "is better; 1: never ordered oppositely) on the papers' random matrices and on "
+                "a Dirichlet classifier with imbalanced and with balanced classes.",
+            ),
+            Figure(
+                "consistency_by_k.png",
+                "Agreement against the number of classes",
+                "Degree of consistency (±1 SE, shaded) against K of six pairs of measures under "
+                "each generator.",
+            ),
+            Figure(
+                "cen_mcc_density.png",
+                "CEN against MCC beyond the papers",
+                "CEN against MCC under each generator, as densities (matrices per cell, log "
+                "scale).",
+            ),
+        ),
+    ),
+    Experiment(
         command="benchmark",
         module="experiments.benchmark",
         folder="benchmark",

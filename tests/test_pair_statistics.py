@@ -11,6 +11,7 @@ from scipy import stats
 
 import cenmcc
 from cenmcc import comparison
+from cenmcc.simulation import Simulation, agreement
 
 
 def brute_force(f, g) -> cenmcc.PairCounts:
@@ -88,3 +89,32 @@ def test_counts_of_disjoint_groups_add_up():
     assert total.n_pairs == sum(p.n_pairs for p in parts)
     assert total.concordant == sum(p.concordant for p in parts)
     assert cenmcc.PairCounts.total([]) == cenmcc.PairCounts(0, 0, 0, 0, 0, 0)
+
+
+@given(st.lists(st.tuples(*[st.integers(0, 5)] * 3), min_size=0, max_size=30))
+def test_the_counts_of_every_pair_at_once_are_those_of_each_pair(rows):
+    # A replicate chunk counts all pairs of measures within each K in two matrix products.
+    ranks = np.array(rows, dtype=np.int32).reshape(-1, 3).T
+    names = {"a": 0, "b": 1, "c": 2}
+    pairs = [("a", "b"), ("a", "c"), ("c", "b")]
+    counted = agreement.within_group_counts(ranks, pairs, names)
+    for f, g in pairs:
+        expected = brute_force(ranks[names[f]], ranks[names[g]])
+        assert counted[f, g] == expected
+
+
+def test_a_replicate_chunk_counts_each_k_as_pair_counts_does(monkeypatch):
+    rng = np.random.default_rng(3)
+    K = rng.integers(3, 7, size=900)
+    values = {m: rng.integers(0, 12, size=K.size).astype(float) for m in ("cen", "mcc", "accuracy")}
+    sim = Simulation(lambda r, n: None, K.size, measures=tuple(values))
+    for cells in (agreement.SIGN_CELLS, 0):  # all at once, then pair by pair from the ranks
+        monkeypatch.setattr(agreement, "SIGN_CELLS", cells)
+        replicate = agreement._replicate(sim, K, values)
+        for (f, g), statistics in replicate.statistics.items():
+            for k in np.unique(K):
+                rows = np.flatnonzero(k == K)
+                counts = cenmcc.pair_counts(values[f][rows], values[g][rows])
+                if not sim.same_direction(f, g):
+                    counts = counts.reversed()
+                assert statistics["by_k"][int(k)] == agreement.pair_count_statistics(counts)

@@ -223,6 +223,7 @@ def test_all_passes_its_options_to_the_experiments_that_take_them(tmp_path):
         ["discriminancy", "--jobs", "1", "--out", str(tmp_path)],
         ["binary", "--out", str(tmp_path)],
         ["families", "--out", str(tmp_path)],
+        ["agreement", "--seed", "3", "--jobs", "1", "--out", str(tmp_path)],
     ]
     defaults = experiments_main.planned_steps(parser, parser.parse_args(["all"]))
     assert [argv for _, argv in defaults] == [[e.command] for e in EXPERIMENTS if e.in_all]

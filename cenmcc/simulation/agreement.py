@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import cenmcc
-from cenmcc.comparison import PairCounts
+from cenmcc.comparison import PairCounts, counts_from_ranks
 
+from .pairs import dense_ranks
 from .streaming import Histogram2D, KeyedMoments
 
 #: Chunks whose own pair statistics are counted as replicates for the standard errors.
@@ -142,25 +142,94 @@ def has_finite_bounds(measure) -> bool:
 
 
 def _replicate(sim, K: np.ndarray, values: dict) -> Replicate:
-    """The pair statistics of one chunk, overall and per K (exact counts of its pairs)."""
+    """The pair statistics of one chunk, overall and per K (exact counts of its pairs).
+
+    Each measure is ranked once; overall, each pair is counted from the ranks
+    (:func:`cenmcc.comparison.counts_from_ranks`), and within each K every pair at once from
+    the signs of the differences (:func:`within_group_counts`), so that a chunk of many
+    measures and many K is not a few hundred small counts a pair.
+    """
+    pairs = sim.resolved_pairs
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    index = {name: i for i, name in enumerate(names)}
+    ranks = {name: dense_ranks(values[name]) for name in names}
+    same = {pair: sim.same_direction(*pair) for pair in pairs}
     keys = np.unique(K)
+    by_k: dict = {pair: {} for pair in pairs}
+    for k in keys:
+        rows = np.flatnonzero(k == K)
+        counted = within_group_counts(np.stack([ranks[name][rows] for name in names]), pairs, index)
+        for pair, counts in counted.items():
+            by_k[pair][int(k)] = pair_count_statistics(_oriented(same[pair], counts))
     stats = {}
-    for f, g in sim.resolved_pairs:
-        counts = _oriented_counts(sim, f, g, values[f], values[g])
-        by_k = {
-            int(k): pair_count_statistics(
-                _oriented_counts(sim, f, g, values[f][k == K], values[g][k == K])
-            )
-            for k in keys
-        }
-        stats[f, g] = {**pair_count_statistics(counts), "by_k": by_k}
+    for f, g in pairs:
+        counts = counts_from_ranks(ranks[f], ranks[g])
+        stats[f, g] = {**pair_count_statistics(_oriented(same[f, g], counts)), "by_k": by_k[f, g]}
     n_by_k = {int(k): int(np.count_nonzero(k == K)) for k in keys}
     return Replicate(K.size, n_by_k, stats)
 
 
-def _oriented_counts(sim, f: str, g: str, x, y) -> PairCounts:
-    counts = cenmcc.pair_counts(x, y)
-    return counts if sim.same_direction(f, g) else counts.reversed()
+#: Largest number of (ordered pair of objects) x (measure) cells :func:`within_group_counts`
+#: holds at once (8 bytes each); a larger group is counted pair by pair from its ranks.
+SIGN_CELLS = 4_000_000
+
+
+def within_group_counts(ranks: np.ndarray, pairs, index: dict) -> dict:
+    """Exact pair counts of every pair of measures over the same objects, all at once.
+
+    Parameters
+    ----------
+    ranks : ndarray of int, shape (q, m)
+        Row i: the dense ranks (or any exactly comparable integers) of measure i on m objects.
+    pairs : sequence of (str, str)
+    index : dict of str to int
+        The row of each measure.
+
+    Returns
+    -------
+    dict of (str, str) to PairCounts
+        Raw (not oriented): the same as :func:`cenmcc.pair_counts` of the two rows.
+
+    Notes
+    -----
+    Over the m² ordered pairs (i, j) of objects, each measure's sign of ``r_i - r_j`` is
+    coded as two 0/1 rows, G (greater) and S (smaller). A concordant pair is counted once in
+    ``G_f · G_g`` (in the order where both are greater) and a discordant one once in
+    ``G_f · S_g``, so one matrix product each gives every pair of measures: ``G Gᵀ`` and
+    ``G Sᵀ``. The diagonal of ``G Gᵀ`` is the number of pairs each measure orders, and the
+    pairs both tie follow by inclusion and exclusion. In float32 the sums are exact integers
+    while m² < 2**24. Beyond :data:`SIGN_CELLS` cells, each pair is counted from its ranks.
+    """
+    q, m = ranks.shape
+    if q * m * m > SIGN_CELLS or m * m >= 2**24:
+        return {(f, g): counts_from_ranks(ranks[index[f]], ranks[index[g]]) for f, g in pairs}
+    greater = np.empty((q, m, m), dtype=np.float32)
+    smaller = np.empty((q, m, m), dtype=np.float32)
+    np.greater(ranks[:, :, None], ranks[:, None, :], out=greater)
+    np.less(ranks[:, :, None], ranks[:, None, :], out=smaller)
+    greater, smaller = greater.reshape(q, m * m), smaller.reshape(q, m * m)
+    concordant = np.rint(greater @ greater.T).astype(np.int64)
+    discordant = np.rint(greater @ smaller.T).astype(np.int64)
+    ordered = np.diagonal(concordant)  # the pairs each measure orders
+    n_pairs = m * (m - 1) // 2
+    out = {}
+    for f, g in pairs:
+        a, b = index[f], index[g]
+        c, d = int(concordant[a, b]), int(discordant[a, b])
+        both = n_pairs - int(ordered[a]) - int(ordered[b]) + c + d
+        out[f, g] = PairCounts(
+            n_pairs=n_pairs,
+            concordant=c,
+            discordant=d,
+            f_only=int(ordered[a]) - c - d,  # f orders, g ties
+            g_only=int(ordered[b]) - c - d,
+            both_tied=both,
+        )
+    return out
+
+
+def _oriented(same_direction: bool, counts: PairCounts) -> PairCounts:
+    return counts if same_direction else counts.reversed()
 
 
 def pair_count_statistics(counts: PairCounts) -> dict[str, float]:

@@ -34,6 +34,12 @@ from .parallel import map_tasks
 #: The column that groups the matrices (their number of classes).
 GROUP = "K"
 
+#: Bytes a run's store holds on disk per matrix (fewer than 2**31 matrices): K (int16) and the
+#: order by K (int32), then per measure its value (float64) and, once counted, its dense ranks
+#: overall and within its K (int32 each). Measured: 38 bytes a matrix for 2 measures, 134 for 8.
+STORE_BYTES = 2 + 4
+STORE_BYTES_PER_MEASURE = 8 + 4 + 4
+
 
 class ColumnStore:
     """Columns of n values each, one ``.npy`` file per column in a directory of its own.
@@ -204,7 +210,7 @@ def _rank(task) -> None:
     directory, name, by_group = task
     directory = Path(directory)
     values = np.load(directory / f"{name}.npy")
-    np.save(directory / f"rank-{name}.npy", _dense_ranks(values))
+    np.save(directory / f"rank-{name}.npy", dense_ranks(values))
     if by_group:
         order = np.load(directory / "order.npy")
         group = np.load(directory / f"{GROUP}.npy")[order]
@@ -231,7 +237,7 @@ def _index_dtype(n: int):
     return np.int32 if n < 2**31 - 1 else np.int64
 
 
-def _dense_ranks(values: np.ndarray) -> np.ndarray:
+def dense_ranks(values: np.ndarray) -> np.ndarray:
     """Dense ranks from 0 (equal values share a rank), int32 when they fit."""
     order = np.argsort(values)
     s = values[order]
@@ -247,5 +253,5 @@ def _dense_ranks_by_group(group: np.ndarray, values: np.ndarray) -> np.ndarray:
     ranks = np.empty(values.size, dtype=_index_dtype(values.size))
     edges = np.flatnonzero(np.diff(group)) + 1
     for a, b in zip([0, *edges], [*edges, values.size], strict=True):
-        ranks[a:b] = _dense_ranks(values[a:b])
+        ranks[a:b] = dense_ranks(values[a:b])
     return ranks
