@@ -25,6 +25,7 @@ pass those ranks as f or g.
 from __future__ import annotations
 
 import math
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -205,8 +206,11 @@ def counts_from_ranks(rf: np.ndarray, rg: np.ndarray) -> PairCounts:
 
 
 #: From this many objects the discordant pairs are counted by scipy's Fenwick tree (importing
-#: ``scipy.stats`` takes about a second, which smaller counts do not repay).
+#: ``scipy.stats`` takes about a second, which smaller counts do not repay) ...
 FENWICK_FROM = 1_000_000
+#: ... or from this many, once ``scipy.stats`` is imported anyway (about 1.8 times faster than
+#: :func:`_count_inversions` from 10⁴ objects on).
+FENWICK_LOADED_FROM = 10_000
 
 
 def _fenwick_discordant():
@@ -227,7 +231,8 @@ def _fenwick_discordant():
 
 def _discordant(key: np.ndarray, m: int) -> int:
     """Inversions of ``key % m`` in the sorted ``key = rank_f * m + rank_g`` (consumes key)."""
-    kendall_dis = _fenwick_discordant() if key.size >= FENWICK_FROM else None
+    loaded = "scipy.stats" in sys.modules and key.size >= FENWICK_LOADED_FROM
+    kendall_dis = _fenwick_discordant() if loaded or key.size >= FENWICK_FROM else None
     if kendall_dis is None or key.size < 2:
         np.remainder(key, m, out=key)  # g's ranks in that order
         return _count_inversions(key.astype(_index_dtype(key.size)), overwrite=True)

@@ -51,9 +51,7 @@ from cenmcc.simulation.cli import (
     number,
     positive_int,
 )
-from cenmcc.simulation.command import PAIR_COUNT_BYTES
 from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
-from cenmcc.simulation.pairs import STORE_BYTES, STORE_BYTES_PER_MEASURE
 from cenmcc.simulation.streaming import Histogram2D
 
 from .registry import Computed
@@ -747,10 +745,15 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     except (ValueError, TypeError) as err:
         parser.error(f"argument --n/--chunk-size: {err}")
     # The eight measures' values and ranks, and the class balance's values (never ranked).
-    disk = STORE_BYTES + STORE_BYTES_PER_MEASURE * len(MEASURES) + 8
+    pairs = len(MEASURES) * (len(MEASURES) - 1) // 2
     try:
-        resources.require_memory(args.n * PAIR_COUNT_BYTES * 2, f"--n {number(args.n)}")
-        resources.require_disk(args.n * disk, f"--n {number(args.n)}")
+        resources.require_run(
+            args.n,
+            len(MEASURES) + 1,
+            what=f"--n {number(args.n)}",
+            workers=0 if args.scheduler else pairs,
+            jobs=args.jobs,
+        )
     except ValueError as err:
         parser.error(f"argument --n: {err}")
 

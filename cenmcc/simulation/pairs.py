@@ -220,6 +220,8 @@ def _rank(task) -> None:
 
 def _count(task) -> Counted:
     """Task: the pair counts of two columns from their ranks, overall and within each K."""
+    import scipy.stats  # noqa: F401 - its Fenwick counter then counts each K's pairs too
+
     directory, f, g, bounds = task
     directory = Path(directory)
     overall = counts_from_ranks(

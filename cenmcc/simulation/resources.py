@@ -1,9 +1,10 @@
 """Memory and disk a computation may use: what this machine has, checked before any work.
 
 A simulation keeps per matrix only what its exact pair counts need (:mod:`.pairs`): in the
-temporary directory, :data:`K_BYTES` for its number of classes and :data:`VALUE_BYTES` for
-each measure; in a worker ranking a column or counting a pair, :data:`PAIR_COUNT_BYTES` of
-working memory. :func:`require_run` checks both before a run starts.
+temporary directory, :data:`~cenmcc.simulation.pairs.STORE_BYTES` and
+:data:`~cenmcc.simulation.pairs.STORE_BYTES_PER_MEASURE` for each measure; in a worker ranking
+a column or counting a pair, :data:`PAIR_COUNT_BYTES` of working memory. :func:`require_run`
+checks both before a run starts.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ import os
 from decimal import Decimal
 from pathlib import Path
 
-#: Bytes a matrix takes on disk while a run lasts: its K (int16), and each measure (float64).
-K_BYTES, VALUE_BYTES = 2, 8
 #: Peak working memory a matrix takes in a worker that ranks a column (the values, their
 #: order, the ranks) or counts a pair (two rank arrays, the sort keys, the Fenwick tree's
 #: arrays): measured peaks of 40 to 50 bytes, rounded up.
@@ -101,7 +100,9 @@ def require_run(
     ValueError
         If the values would not fit in the temporary directory, or the counting in memory.
     """
-    disk = n * (K_BYTES + VALUE_BYTES * columns)
+    from .pairs import STORE_BYTES, STORE_BYTES_PER_MEASURE
+
+    disk = n * (STORE_BYTES + STORE_BYTES_PER_MEASURE * columns)
     cores = os.cpu_count() or 1
     at_once = min(workers, cores if jobs < 0 else jobs)
     require_disk(disk, what)
