@@ -787,22 +787,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Refuse, before any work, an n too small for the statistics or too large for the memory.
+    """Refuse, before any work, an n too small for the statistics or too large for the machine.
 
-    Every simulation keeps every matrix's measures until the grid is done (for the batch
-    standard errors), as ``random-matrices --table`` does.
+    The simulations run one after the other, each keeping what its pair counts need until it
+    ends (:data:`experiments.random_matrices.COLUMNS` values a matrix, on disk).
     """
     if args.n < N_MIN:
         parser.error(
             f"argument --n: must be at least {N_MIN:,} (two full chunks of {CHUNK_SIZE:,} "
             f"matrices, for the batch standard errors and the refitted k), got {number(args.n)}"
         )
-    readings = [READINGS_BY_NAME[name] for name in args.readings]
-    simulations = len({reading.run_key for reading in readings})
-    per_matrix = random_matrices.BYTES_PER_MATRIX + random_matrices.BYTES_PER_TABLE_ROW
     try:
-        resources.require_memory(
-            simulations * args.n * per_matrix, f"--n {number(args.n)} ({simulations} simulations)"
+        resources.require_run(
+            args.n,
+            random_matrices.COLUMNS,
+            what=f"--n {number(args.n)}",
+            workers=0 if args.scheduler else random_matrices.PAIRS,
+            jobs=args.jobs,
         )
     except ValueError as err:
         parser.error(f"argument --n: {err}")

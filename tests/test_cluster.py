@@ -215,6 +215,19 @@ def slow_counts(rng, size):
     return rng.integers(1, 30, size=(size, 4, 4))
 
 
+def _wait_for_tasks(address: str) -> None:
+    """Until the scheduler has tasks of a run processing on its workers."""
+    from distributed import Client
+
+    with Client(address, timeout=GUARD) as watcher:
+        deadline = time.monotonic() + GUARD
+        while not any(
+            key.startswith("cenmcc-") for keys in watcher.processing().values() for key in keys
+        ):
+            assert time.monotonic() < deadline, "no task of the run reached the workers"
+            time.sleep(0.1)
+
+
 def test_a_worker_lost_mid_run_is_replaced_and_gives_the_same_bits(tmp_path):
     import psutil
 
@@ -228,7 +241,7 @@ def test_a_worker_lost_mid_run_is_replaced_and_gives_the_same_bits(tmp_path):
 
         thread = threading.Thread(target=background)
         thread.start()
-        time.sleep(1.5)  # the run is under way: 24 chunks of 0.3 s on two workers
+        _wait_for_tasks(address)  # the run is under way: 24 chunks of 0.3 s on two workers
         me = psutil.Process()
         dask_workers = [
             p

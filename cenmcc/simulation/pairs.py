@@ -219,9 +219,11 @@ def _rank(task) -> None:
 
 
 def _count(task) -> Counted:
-    """Task: the pair counts of two columns from their ranks, overall and within each K."""
-    import scipy.stats  # noqa: F401 - its Fenwick counter then counts each K's pairs too
+    """Task: the pair counts of two columns from their ranks, overall and within each K.
 
+    From 10⁶ matrices the overall count imports scipy's Fenwick counter, which then counts the
+    pairs within each K too (:data:`cenmcc.comparison.FENWICK_LOADED_FROM`).
+    """
     directory, f, g, bounds = task
     directory = Path(directory)
     overall = counts_from_ranks(
