@@ -8,12 +8,14 @@ they are exact for integer input.
 A metric is a :class:`Kernel`, a function of one block, evaluated by :func:`evaluate` (several
 kernels at once) or :func:`run`: the stack is cut into blocks of about :data:`BLOCK_CELLS`
 cells, small enough that the per-class temporaries of a block stay in the CPU cache. Every
-metric accepts a :class:`Counts` in place of an array, so several metrics of one stack share its
-validation; :func:`cenmcc.measures` also shares each block's marginals.
+metric accepts a :class:`Counts` in place of an array, and a ``Counts`` keeps its blocks with
+what the metrics computed on them, so several metrics of one stack share its validation and
+each block's marginals and exact sums (:func:`cenmcc.measures` as well, in one pass).
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 from collections.abc import Callable, Iterator, Sequence
@@ -31,11 +33,27 @@ BLOCK_CELLS = 2**18
 
 _SMALLEST_NORMAL = np.finfo(np.float64).tiny
 
+#: What a ``Counts`` keeps of its blocks for its next metric (:meth:`Counts.blocks`): a few
+#: numbers per matrix and class. The rest (scaled counts, class units) is made again.
+_KEPT = (
+    "true",
+    "pred",
+    "diag",
+    "total",
+    "correct",
+    "exact",
+    "by_true_class",
+    "by_predicted_class",
+    "_spread",
+)
+
 
 class Counts:
     """Validated confusion matrices ``C`` of shape ``(..., K, K)`` with their marginals.
 
-    Pass a ``Counts`` to several metrics to validate the stack only once.
+    Pass a ``Counts`` to several metrics to validate the stack only once and compute each
+    marginal once: a ``Counts`` keeps, block by block, the marginals and exact sums that its
+    metrics computed (about ``3K + 10`` numbers per matrix once all are asked for).
 
     Parameters
     ----------
@@ -44,12 +62,17 @@ class Counts:
         new one shares its read-only counts (as given, before any scaling of a block).
     name : str
         Name used in error messages.
+    copy : bool, default True
+        Whether to keep a private copy of the counts. With False, a C-contiguous ``int64`` or
+        ``float64`` array is used in place (a read-only view of it): validation then reads each
+        cell once and writes nothing, and the caller must not change the array while the
+        ``Counts`` is in use.
 
     Attributes
     ----------
     C : ndarray, shape (..., K, K)
-        A read-only copy of the counts, ``int64`` or ``float64``: changing the array given later
-        changes nothing here.
+        The read-only counts, ``int64`` or ``float64``: a copy (changing the array given later
+        changes nothing here) unless ``copy=False``.
     max_count : int or float
         The largest count (in a block, of the whole stack).
     true, pred, diag : ndarray, shape (..., K)
@@ -76,15 +99,25 @@ class Counts:
     (0.3863, 0.6743)
     """
 
-    def __init__(self, C, *, name: str = "C"):
+    def __init__(self, C, *, name: str = "C", copy: bool = True):
         if isinstance(C, Counts):
             self.C, self.max_count = C.raw, C.max_count
         else:
-            self.C, self.max_count = check_counts(C, name=name)
+            self.C, self.max_count = check_counts(C, name=name, copy=copy)
         self.raw = self.C  # the counts before any scaling (see blocks)
         self.name = name
         self.stack_shape = self.C.shape[:-2]
         self.first = 0  # index of the first matrix in the flattened stack it comes from
+        self._kept = []  # the blocks made so far (see blocks), or None to keep none
+        self._block_size = max(BLOCK_CELLS // (self.n_classes**2), 1)
+
+    @classmethod
+    def _for_one_call(cls, C) -> Counts:
+        """``C`` validated for one metric call: in place when it can be (no copy), and keeping
+        no blocks, since nothing outlives the call."""
+        m = cls(C, copy=False)
+        m._kept = None
+        return m
 
     @property
     def n_classes(self) -> int:
@@ -135,23 +168,38 @@ class Counts:
 
         In a block, each float matrix is multiplied by the power of two that brings its largest
         cell to just below ``2**1000 / 2K`` (:func:`_rescale`); ``raw`` keeps the counts as given.
+        The ``Counts`` keeps what the metrics cache on its blocks (marginals, exact sums) for its
+        next metric. Each iteration sees its own copy of a block: two threads may iterate over
+        the blocks of one ``Counts`` at once.
         """
         K = self.n_classes
-        flat = self.C.reshape(-1, K, K)
-        size = max(BLOCK_CELLS // (K * K), 1)
-        for start in range(0, max(flat.shape[0], 1), size):
-            block = object.__new__(Counts)
-            block.C = block.raw = flat[start : start + size]
+        flat = self.raw.reshape(-1, K, K)
+        kept = self._kept if self._kept is not None else []
+        for i, start in enumerate(range(0, max(flat.shape[0], 1), self._block_size)):
+            if i == len(kept):
+                kept.append(self._block(flat[start : start + self._block_size], start))
+            block = copy.copy(kept[i])  # what this iteration computes stays its own
             if block.C.dtype.kind == "f":
-                block.C = _rescale(block.C)
-            block.max_count, block.name, block.stack_shape = (
-                self.max_count,
-                self.name,
-                self.stack_shape,
-            )
-            block.first = self.first + start
+                block.C = _rescale(block.raw)
             block.total  # noqa: B018 - computed now so that an empty matrix always raises
             yield block
+            if self._kept is None:
+                kept[i] = None
+            else:
+                vars(kept[i]).update({k: v for k, v in vars(block).items() if k in _KEPT})
+
+    def _block(self, C: np.ndarray, start: int) -> Counts:
+        """The block of the matrices ``C``, the first of them at ``start`` in the flat stack."""
+        block = object.__new__(Counts)
+        block.C = block.raw = C
+        block.max_count, block.name, block.stack_shape = (
+            self.max_count,
+            self.name,
+            self.stack_shape,
+        )
+        block.first = self.first + start
+        block._kept, block._block_size = None, C.shape[0] or 1
+        return block
 
     @property
     def span(self) -> slice:
@@ -271,8 +319,9 @@ def _in_class_units(C: np.ndarray, top: np.ndarray, *, rows: bool = True, column
 
 
 def as_counts(C) -> Counts:
-    """``C`` itself if it is a :class:`Counts`, else ``Counts(C)`` (validated)."""
-    return C if isinstance(C, Counts) else Counts(C)
+    """``C`` itself if it is a :class:`Counts`, else ``C`` validated for one call
+    (:meth:`Counts._for_one_call`)."""
+    return C if isinstance(C, Counts) else Counts._for_one_call(C)
 
 
 class Partial(NamedTuple):
