@@ -42,18 +42,19 @@ def _dot(a, b):
     return np.einsum("...k,...k->...", a, b)
 
 
-#: The exact integer terms, from the total ``s``, trace ``c``, row sums ``t`` and column sums
-#: ``p`` of each matrix (Grandini et al. 2020, Sec. 5); all are homogeneous of degree 2.
+#: The exact integer terms, from the total ``s``, its square ``ss``, the trace ``c``, row sums
+#: ``t`` and column sums ``p`` of each matrix (Grandini et al. 2020, Sec. 5); all are
+#: homogeneous of degree 2.
 _TERMS = {
-    "numerator": lambda s, c, t, p: c * s - _dot(t, p),  # c s - sum t_k p_k
-    "var_pred": lambda s, c, t, p: s * s - _dot(p, p),  # s^2 - sum p_k^2
-    "var_true": lambda s, c, t, p: s * s - _dot(t, t),  # s^2 - sum t_k^2
-    "kappa_den": lambda s, c, t, p: s * s - _dot(t, p),  # s^2 - sum t_k p_k
-    "chance": lambda s, c, t, p: _dot(t, p),  # sum t_k p_k
-    "square": lambda s, c, t, p: s * s,
+    "numerator": lambda s, ss, c, t, p: c * s - _dot(t, p),  # c s - sum t_k p_k
+    "var_pred": lambda s, ss, c, t, p: ss - _dot(p, p),  # s^2 - sum p_k^2
+    "var_true": lambda s, ss, c, t, p: ss - _dot(t, t),  # s^2 - sum t_k^2
+    "kappa_den": lambda s, ss, c, t, p: ss - _dot(t, p),  # s^2 - sum t_k p_k
+    "chance": lambda s, ss, c, t, p: _dot(t, p),  # sum t_k p_k
+    "square": lambda s, ss, c, t, p: ss,
     # (var_pred + var_true) / 2 - numerator; sum (p_k - t_k)^2 is even since sum p_k = sum t_k.
-    "spread": lambda s, c, t, p: s * (s - c) - _dot(p - t, p - t) // 2,
-    "var_difference": lambda s, c, t, p: _dot(t, t) - _dot(p, p),  # var_pred - var_true
+    "spread": lambda s, ss, c, t, p: s * (s - c) - _dot(p - t, p - t) // 2,
+    "var_difference": lambda s, ss, c, t, p: _dot(t, t) - _dot(p, p),  # var_pred - var_true
 }
 
 
@@ -77,33 +78,40 @@ class ExactSums:
             slow = ~exact | (total > INT64_TOTAL_LIMIT)
         else:
             slow = total > INT64_TOTAL_LIMIT
-        self._fast = (total, correct, true, pred)
+        self._fast = (total, total * total, correct, true, pred)
         self._rows = np.flatnonzero(slow)
         self._cache = {}
         if self._rows.size:
             big = _python_integers(C[self._rows])
             t, p = big.sum(axis=2), big.sum(axis=1)
             s = t.sum(axis=1)
-            self._big = (s, np.trace(big, axis1=1, axis2=2), t, p)
+            self._big = (s, s * s, np.trace(big, axis1=1, axis2=2), t, p)
             self._scale = [1 << max(0, 2 * int(x).bit_length() - _SCALED_BITS) for x in s]
 
-    def term(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """The term ``name`` of :data:`_TERMS` in float64 (per-matrix scaled) and where it is 0.
-
-        Both have shape ``(n,)``, one value per matrix of the block.
-        """
+    def term(self, name: str) -> np.ndarray:
+        """The term ``name`` of :data:`_TERMS` in float64 (per-matrix scaled), shape ``(n,)``:
+        one value per matrix of the block."""
         if name not in self._cache:
             self._cache[name] = self._term(name)
         return self._cache[name]
 
-    def _term(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        exact = _TERMS[name](*self._fast)
-        values, zero = exact.astype(np.float64), exact == 0
+    def zero(self, name: str) -> np.ndarray:
+        """Where the exact term ``name`` is 0, shape ``(n,)``.
+
+        On the int64 path its float value is 0 exactly there; on the Python-integer path a
+        scaled value can underflow to 0, so the exact integers say.
+        """
+        zero = self.term(name) == 0
+        if self._rows.size:
+            zero[self._rows] = _TERMS[name](*self._big) == 0
+        return zero
+
+    def _term(self, name: str) -> np.ndarray:
+        values = _TERMS[name](*self._fast).astype(np.float64)
         if self._rows.size:
             big = _TERMS[name](*self._big)
             values[self._rows] = [x / d for x, d in zip(big, self._scale, strict=True)]
-            zero[self._rows] = big == 0
-        return values, zero
+        return values
 
     def override(self, values: np.ndarray, formula) -> np.ndarray:
         """``values`` with each matrix of the Python-integer path replaced by ``formula(terms)``.
@@ -126,12 +134,12 @@ class ExactSums:
 
         Where ``c = s`` the logarithm is -inf and 0 is returned in its place.
         """
-        s, c = self._fast[:2]
+        s, _, c = self._fast[:3]
         perfect = s == c
         # Both below 2**31 where used, so converted exactly; the slow rows are overwritten.
         values = np.log(np.divide(s - c, s, out=np.ones(s.shape), where=(s > 0) & ~perfect))
         if self._rows.size:
-            s, c = self._big[:2]
+            s, _, c = self._big[:3]
             values[self._rows] = [_log_ratio(x - y, x) for x, y in zip(s, c, strict=True)]
             perfect[self._rows] = s == c
         return values, perfect

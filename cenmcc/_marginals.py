@@ -2,18 +2,24 @@
 
 Every metric of cenmcc is a function of the row sums, column sums, diagonal and total of the
 counts (plus, for CEN, a function of each cell). :class:`Counts` validates the input once and
-computes each of these on first use; sums are taken in the dtype of the validated counts, so
-they are exact for integer input.
+computes each of these on first use; sums are exact for integer input.
 
 A metric is a :class:`Kernel`, a function of one block, evaluated by :func:`evaluate` (several
 kernels at once) or :func:`run`: the stack is cut into blocks of about :data:`BLOCK_CELLS`
 cells, small enough that the per-class temporaries of a block stay in the CPU cache. Every
-metric accepts a :class:`Counts` in place of an array, so several metrics of one stack share its
-validation; :func:`cenmcc.measures` also shares each block's marginals.
+metric accepts a :class:`Counts` in place of an array, and a ``Counts`` keeps its blocks with
+what the metrics computed on them, so several metrics of one stack share its validation and
+each block's marginals and exact sums (:func:`cenmcc.measures` as well, in one pass).
+
+With fewer than :data:`CLASSES_FIRST` classes, a block's float copy of the counts
+(:attr:`Counts.cells`) is stored class by class: the cell (j, k) of every matrix of the block is
+contiguous. NumPy's loops then run over the matrices rather than over K: a loop over a few
+classes costs several times the arithmetic in it.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 from collections.abc import Callable, Iterator, Sequence
@@ -26,16 +32,45 @@ from ._exact import ExactSums
 from ._undefined import warn_undefined
 from ._validation import check_counts, check_nonempty
 
-#: Cells per block (2 MiB of int64): the temporaries of a block fit in a typical L2/L3 cache.
-BLOCK_CELLS = 2**18
+#: Cells per block (2 MB of int64): enough that the fixed cost of NumPy's calls on a block is
+#: small, few enough that a block and CEN's three float arrays as large stay in the L3 cache. Not
+#: a power of two: stored class by class, the K^2 runs of a block's matrices would then lie a
+#: multiple of 4 KiB apart for K = 2, 4 and 8, in the same few cache sets, and copying the
+#: counts into them would cost four times as much.
+BLOCK_CELLS = 250_000
+
+#: Below this many classes, a block's float cells are stored class by class (:attr:`Counts.cells`).
+CLASSES_FIRST = 16
+
+#: Integer counts whose sums stay below this are summed exactly in float64.
+_EXACT_FLOAT = 2**53
+
+#: Below this many classes, row and column sums of integer counts are taken from the cells.
+_CELLS_FOR_SUMS = 5
 
 _SMALLEST_NORMAL = np.finfo(np.float64).tiny
+
+#: What a ``Counts`` keeps of its blocks for its next metric (:meth:`Counts.blocks`): a few
+#: numbers per matrix and class. The rest (scaled counts, cells, class units) is made again.
+_KEPT = (
+    "true",
+    "pred",
+    "diag",
+    "total",
+    "correct",
+    "exact",
+    "by_true_class",
+    "by_predicted_class",
+    "_spread",
+)
 
 
 class Counts:
     """Validated confusion matrices ``C`` of shape ``(..., K, K)`` with their marginals.
 
-    Pass a ``Counts`` to several metrics to validate the stack only once.
+    Pass a ``Counts`` to several metrics to validate the stack only once and compute each
+    marginal once: a ``Counts`` keeps, block by block, the marginals and exact sums that its
+    metrics computed (about ``3K + 10`` numbers per matrix once all are asked for).
 
     Parameters
     ----------
@@ -44,14 +79,21 @@ class Counts:
         new one shares its read-only counts (as given, before any scaling of a block).
     name : str
         Name used in error messages.
+    copy : bool, default True
+        Whether to keep a private copy of the counts. With False, a C-contiguous ``int64`` or
+        ``float64`` array is used in place (a read-only view of it): validation then reads each
+        cell once and writes nothing, and the caller must not change the array while the
+        ``Counts`` is in use.
 
     Attributes
     ----------
     C : ndarray, shape (..., K, K)
-        A read-only copy of the counts, ``int64`` or ``float64``: changing the array given later
-        changes nothing here.
+        The read-only counts, ``int64`` or ``float64``: a copy (changing the array given later
+        changes nothing here) unless ``copy=False``.
     max_count : int or float
         The largest count (in a block, of the whole stack).
+    cells : ndarray, shape (..., K, K)
+        The counts as float64, stored class by class when K is small (:attr:`cells`).
     true, pred, diag : ndarray, shape (..., K)
         Row sums ``t_k`` (samples of true class k), column sums ``p_k`` (samples predicted as
         class k) and diagonal ``C_kk``.
@@ -76,45 +118,124 @@ class Counts:
     (0.3863, 0.6743)
     """
 
-    def __init__(self, C, *, name: str = "C"):
+    def __init__(self, C, *, name: str = "C", copy: bool = True):
         if isinstance(C, Counts):
             self.C, self.max_count = C.raw, C.max_count
         else:
-            self.C, self.max_count = check_counts(C, name=name)
+            self.C, self.max_count = check_counts(C, name=name, copy=copy)
         self.raw = self.C  # the counts before any scaling (see blocks)
         self.name = name
         self.stack_shape = self.C.shape[:-2]
         self.first = 0  # index of the first matrix in the flattened stack it comes from
+        self._kept = []  # the blocks made so far (see blocks), or None to keep none
+        self._block_size = max(BLOCK_CELLS // (self.n_classes**2), 1)
+        self._workspace = None  # a block's scratch arrays while it is the current block
+
+    @classmethod
+    def _for_one_call(cls, C) -> Counts:
+        """``C`` validated for one metric call: in place when it can be (no copy), and keeping
+        no blocks, since nothing outlives the call."""
+        m = cls(C, copy=False)
+        m._kept = None
+        return m
 
     @property
     def n_classes(self) -> int:
         return self.C.shape[-1]
 
     @cached_property
+    def cells(self) -> np.ndarray:
+        """The counts as float64, shape ``(..., K, K)``, read-only: each integer count below
+        2**53 exactly, larger ones rounded once.
+
+        Below :data:`CLASSES_FIRST` classes they are stored class by class (for a block, the
+        array ``(K, K, n)`` seen as ``(n, K, K)``), as are the arrays of :meth:`scratch`:
+        NumPy's elementwise loops and its reductions over the classes then run over the
+        matrices.
+        """
+        cells = self.scratch("cells")
+        np.positive(self.C, out=cells)  # copyto can pick a slow order for the transposition
+        cells = cells.view()
+        cells.flags.writeable = False
+        return cells
+
+    def scratch(self, name: str, class_axes: int = 2) -> np.ndarray:
+        """An empty float64 array for a metric's temporaries: of shape ``(..., K, K)`` laid out
+        as :attr:`cells` (``class_axes=2``), or ``(..., K)`` likewise (``class_axes=1``).
+
+        While a block is the current block of :meth:`blocks`, the array named ``name`` is the
+        same memory for every block: a fresh array of a few hundred KiB per block can cost more
+        than the arithmetic on it (the C library hands such memory back to the system, which
+        faults it in again, page by page). It is valid only until the next block.
+        """
+        if self._workspace is None:
+            return _empty(self.C.shape[:-2], self.C.shape[-2:][:class_axes], self.n_classes)
+        return self._workspace.get(name, class_axes)[: self.C.shape[0]]
+
+    def _sums_cells(self, *, few_classes: bool = False) -> bool:
+        """Whether to sum :attr:`cells` rather than the counts, for integer counts stored class
+        by class whose sums are exact in float64: once the cells are made (by CEN), or for the
+        row and column sums (``few_classes=True``) below :data:`_CELLS_FOR_SUMS` classes, where
+        summing over K in the counts' layout costs more than making the cells."""
+        K = self.n_classes
+        if self.C.dtype.kind == "f" or K >= CLASSES_FIRST or self.max_count * K * K >= _EXACT_FLOAT:
+            return False
+        return "cells" in vars(self) or (few_classes and K < _CELLS_FOR_SUMS)
+
+    def _class_sums(self, axis: int) -> np.ndarray:
+        """Row sums (``axis=-1``) or column sums (``axis=-2``) of each matrix, in the dtype of
+        the counts. Integer sums are laid out as :attr:`cells` whatever they are summed from,
+        so that what a metric computes from them has the same bits in any stack."""
+        subscripts = "...ij->...i" if axis == -1 else "...ij->...j"
+        if self.C.dtype.kind == "f":
+            return np.einsum(subscripts, self.C)
+        sums = self._per_class_int64()
+        if self._sums_cells(few_classes=True):
+            name = f"sums over axis {axis}"
+            np.copyto(sums, self.cells.sum(axis=axis, out=self.scratch(name, 1)), "unsafe")
+        else:
+            np.einsum(subscripts, self.C, out=sums)
+        return sums
+
+    def _per_class_int64(self) -> np.ndarray:
+        """An empty int64 array of shape ``(..., K)``, laid out as :attr:`cells`."""
+        return _empty(self.C.shape[:-2], self.C.shape[-1:], self.n_classes, np.int64)
+
+    @cached_property
     def total(self) -> np.ndarray:
-        # From the row sums: a K-th of the work of summing the cells again, and every metric
-        # but the accuracy needs the row sums anyway.
-        total = np.einsum("...i->...", self.true)
+        # Integer counts are summed in one pass, exactly, without the row sums that the
+        # accuracy does not need; float counts from their row sums, in that order.
+        if self.C.dtype.kind == "f":
+            total = np.einsum("...i->...", self.true)
+        else:
+            total = np.einsum("...ij->...", self.C)
         check_nonempty(total, name=self.name, first=self.first, stack_shape=self.stack_shape)
         return total
 
     @cached_property
     def correct(self) -> np.ndarray:
+        if self._sums_cells():
+            return np.einsum("...i->...", self.diag)
         return np.einsum("...ii->...", self.C)
 
     @cached_property
     def true(self) -> np.ndarray:
-        return np.einsum("...ij->...i", self.C)
+        return self._class_sums(-1)
 
     @cached_property
     def pred(self) -> np.ndarray:
-        return np.einsum("...ij->...j", self.C)
+        return self._class_sums(-2)
 
     @cached_property
     def diag(self) -> np.ndarray:
-        # A contiguous copy: the diagonal view strides through every matrix, and each use of it
-        # would cost as much as a pass over the whole stack.
-        return np.einsum("...ii->...i", self.C).copy()
+        # A copy: the diagonal view strides through every matrix, and each use of it would cost
+        # as much as a pass over the whole stack. Integer counts as the row sums are laid out.
+        if self.C.dtype.kind == "f":
+            return np.einsum("...ii->...i", self.C).copy()
+        source = self.cells if self._sums_cells() else self.C
+        diag = self._per_class_int64()
+        np.copyto(diag, np.einsum("...ii->...i", source), "unsafe")
+        return diag
 
     @cached_property
     def exact(self) -> ExactSums:
@@ -135,23 +256,41 @@ class Counts:
 
         In a block, each float matrix is multiplied by the power of two that brings its largest
         cell to just below ``2**1000 / 2K`` (:func:`_rescale`); ``raw`` keeps the counts as given.
+        The ``Counts`` keeps what the metrics cache on its blocks (marginals, exact sums) for its
+        next metric. Each iteration sees its own copy of a block, with its own :attr:`cells`
+        and :meth:`scratch` arrays, valid until the next block is asked for: two threads may
+        iterate over the blocks of one ``Counts`` at once.
         """
         K = self.n_classes
-        flat = self.C.reshape(-1, K, K)
-        size = max(BLOCK_CELLS // (K * K), 1)
-        for start in range(0, max(flat.shape[0], 1), size):
-            block = object.__new__(Counts)
-            block.C = block.raw = flat[start : start + size]
+        flat = self.raw.reshape(-1, K, K)
+        kept = self._kept if self._kept is not None else []
+        workspace = _Workspace((min(self._block_size, flat.shape[0]),), K)
+        for i, start in enumerate(range(0, max(flat.shape[0], 1), self._block_size)):
+            if i == len(kept):
+                kept.append(self._block(flat[start : start + self._block_size], start))
+            block = copy.copy(kept[i])  # what this iteration computes stays its own
             if block.C.dtype.kind == "f":
-                block.C = _rescale(block.C)
-            block.max_count, block.name, block.stack_shape = (
-                self.max_count,
-                self.name,
-                self.stack_shape,
-            )
-            block.first = self.first + start
+                block.C = _rescale(block.raw)
+            block._workspace = workspace
             block.total  # noqa: B018 - computed now so that an empty matrix always raises
             yield block
+            if self._kept is None:
+                kept[i] = None
+            else:
+                vars(kept[i]).update({k: v for k, v in vars(block).items() if k in _KEPT})
+
+    def _block(self, C: np.ndarray, start: int) -> Counts:
+        """The block of the matrices ``C``, the first of them at ``start`` in the flat stack."""
+        block = object.__new__(Counts)
+        block.C = block.raw = C
+        block.max_count, block.name, block.stack_shape = (
+            self.max_count,
+            self.name,
+            self.stack_shape,
+        )
+        block.first = self.first + start
+        block._kept, block._block_size, block._workspace = None, C.shape[0] or 1, None
+        return block
 
     @property
     def span(self) -> slice:
@@ -270,9 +409,31 @@ def _in_class_units(C: np.ndarray, top: np.ndarray, *, rows: bool = True, column
     )
 
 
+class _Workspace:
+    """Named float64 arrays of shape ``stack + (K,) * class_axes``, laid out as
+    :attr:`Counts.cells`, each made on first use and then reused (:meth:`Counts.scratch`)."""
+
+    def __init__(self, stack: tuple, K: int):
+        self.stack, self.K, self.arrays = stack, K, {}
+
+    def get(self, name: str, class_axes: int) -> np.ndarray:
+        if name not in self.arrays:
+            self.arrays[name] = _empty(self.stack, (self.K,) * class_axes, self.K)
+        return self.arrays[name]
+
+
+def _empty(stack: tuple, shape: tuple, K: int, dtype=np.float64) -> np.ndarray:
+    """An empty array of shape ``stack + shape``, stored with the ``shape`` axes first (the
+    matrices innermost) below :data:`CLASSES_FIRST` classes."""
+    if K >= CLASSES_FIRST:
+        return np.empty(stack + shape, dtype)
+    return np.moveaxis(np.empty(shape + stack, dtype), range(len(shape)), range(-len(shape), 0))
+
+
 def as_counts(C) -> Counts:
-    """``C`` itself if it is a :class:`Counts`, else ``Counts(C)`` (validated)."""
-    return C if isinstance(C, Counts) else Counts(C)
+    """``C`` itself if it is a :class:`Counts`, else ``C`` validated for one call
+    (:meth:`Counts._for_one_call`)."""
+    return C if isinstance(C, Counts) else Counts._for_one_call(C)
 
 
 class Partial(NamedTuple):

@@ -24,12 +24,16 @@ def divide(num, den, fill: float, undefined=None) -> tuple[np.ndarray, int]:
     from exact integers). Returns the quotient and the number of filled (undefined) values;
     the caller warns once.
     """
-    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den))
+    den = np.asarray(den)
     if undefined is None:
         undefined = den == 0
-    out = np.full(num.shape, fill, dtype=np.float64)
-    np.divide(num, den, out=out, where=~undefined)
-    return out, int(np.count_nonzero(undefined))
+    with np.errstate(divide="ignore", invalid="ignore"):  # where undefined: replaced below
+        out = np.divide(num, den, dtype=np.float64)
+    undefined = np.broadcast_to(undefined, out.shape)
+    n_undefined = int(np.count_nonzero(undefined))
+    if n_undefined:
+        out[undefined] = fill
+    return out, n_undefined
 
 
 def warn_undefined(n_undefined: int, n_total: int, what: str, fill: float) -> None:

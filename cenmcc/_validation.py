@@ -97,8 +97,10 @@ def check_integer(value, *, name: str, low: int) -> int:
     return int(value)
 
 
-def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
+def check_counts(C, *, name: str = "C", copy: bool = True) -> tuple[np.ndarray, float]:
     """Validate a stack of confusion matrices of shape ``(..., K, K)``.
+
+    One pass over the cells finds every invalid value and the largest count.
 
     Parameters
     ----------
@@ -106,11 +108,16 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
         Counts (integer) or weighted counts (float); rows are true classes, columns predicted.
     name : str
         Name used in error messages.
+    copy : bool, default True
+        Whether to validate a private copy. With False, a C-contiguous ``int64`` or ``float64``
+        array is validated in place and returned as a read-only view of it, so that changing
+        the caller's array later changes what was validated; other input is converted (a copy).
 
     Returns
     -------
     C : numpy.ndarray
-        A read-only copy of ``C`` as ``int64`` (integer input) or ``float64`` (float input).
+        ``C`` as a read-only C-contiguous ``int64`` (integer input) or ``float64`` (float input)
+        array: a copy, or with ``copy=False`` possibly a view.
     max_count : int or float
         The largest count (0 for an empty stack).
 
@@ -141,9 +148,10 @@ def check_counts(C, *, name: str = "C") -> tuple[np.ndarray, float]:
     floating = C.dtype.kind == "f"
     if C.dtype == np.uint64 and C.size and C.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{name} holds a count of {int(C.max())}, too large for int64 sums")
-    # Always a private copy, read-only: the caller changing its array later cannot change
-    # what was validated.
-    C = C.astype(np.float64 if floating else np.int64, copy=True)
+    # Read-only, and a private copy unless asked otherwise: the caller changing its array later
+    # cannot change what was validated.
+    C = (np.array if copy else np.asarray)(C, dtype=np.float64 if floating else np.int64, order="C")
+    C = C.view()
     C.flags.writeable = False
     if C.size == 0:
         return C, 0

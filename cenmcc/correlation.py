@@ -22,13 +22,11 @@ def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
     ``s^2 - sum_k t_k^2`` are exact integers (:mod:`cenmcc._exact`), each rounded once; the
     result is within 3 units in the last place of the exact MCC.
     """
-    numerator, _ = m.exact.term("numerator")
-    var_pred, no_pred = m.exact.term("var_pred")
-    var_true, no_true = m.exact.term("var_true")
-    undefined = no_pred | no_true
+    undefined = m.exact.zero("var_pred") | m.exact.zero("var_true")
     with np.errstate(all="ignore"):  # the slow rows are replaced
+        den = m.exact.term("var_pred") * m.exact.term("var_true")
         values, n_undefined = divide(
-            numerator, np.sqrt(var_pred * var_true), zero_division, undefined
+            m.exact.term("numerator"), np.sqrt(den, out=den), zero_division, undefined
         )
     return m.exact.override(values, exact_mcc), n_undefined
 
@@ -121,8 +119,7 @@ def expected_accuracy(C) -> np.ndarray:
 
 
 def _expected_accuracy(m: Counts) -> Partial:
-    chance, _ = m.exact.term("chance")
-    square, _ = m.exact.term("square")
+    chance, square = m.exact.term("chance"), m.exact.term("square")
     with np.errstate(all="ignore"):  # the slow rows are replaced
         values = chance / square
     return Partial(m.exact.override(values, lambda t: t["chance"] / t["square"]))
@@ -172,10 +169,9 @@ def cohen_kappa_kernel(zero_division: float) -> Kernel:
     """:func:`cohen_kappa` of a block, 0/0 filled with ``zero_division``."""
 
     def compute(m: Counts) -> Partial:
-        numerator, _ = m.exact.term("numerator")
-        den, undefined = m.exact.term("kappa_den")
+        numerator, den = m.exact.term("numerator"), m.exact.term("kappa_den")
         with np.errstate(all="ignore"):  # the slow rows are replaced
-            values, n_undefined = divide(numerator, den, zero_division, undefined)
+            values, n_undefined = divide(numerator, den, zero_division, m.exact.zero("kappa_den"))
         values = m.exact.override(
             values, lambda t: t["numerator"] / t["kappa_den"] if t["kappa_den"] else None
         )

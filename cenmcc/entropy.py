@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, run, takes_counts
+from ._marginals import CLASSES_FIRST, Counts, Kernel, Partial, run, takes_counts
 from ._undefined import divide
 
 
@@ -67,15 +67,93 @@ def _log_quotient(f: np.ndarray, C: np.ndarray) -> np.ndarray:
     return out
 
 
+#: Added to every squared integer count before it divides: a cell of 0 (the diagonal, an empty
+#: cell) then has a finite logarithm, which it multiplies by 0, while every other squared count
+#: is an integer of at least 1, which adding 2**-800 leaves unchanged.
+_EMPTY_CELL = 2.0**-800
+
+
 def cen_of(m: Counts) -> np.ndarray:
     """CEN of validated counts (internal): ``sum_{j != k} C_jk ln(d_j d_k / C_jk^2)/(2 s ln b)``."""
+    cells = _weighted_cells_sum(m) if m.C.dtype.kind == "f" else _integer_cells_sum(m)
+    # 2 s ln(b) as s (2 ln b): the same bits, one temporary fewer
+    cells /= np.multiply(m.total, 2.0 * np.log(2.0 * (m.n_classes - 1)))
+    return cells
+
+
+def _integer_cells_sum(m: Counts) -> np.ndarray:
+    """``sum_{j != k} C_jk ln(d_j d_k / C_jk^2)`` of integer counts, one logarithm per cell.
+
+    Each off-diagonal cell's ratio is ``d_j d_k`` over ``C_jk^2``, each rounded once, divided
+    once (at most 2**128 over at least 1: no overflow); an empty class's ``d_j`` is taken as 1,
+    which changes no ratio of a non-empty cell (``d_j >= C_jk``). The products are summed
+    pairwise over the K^2 cells of each matrix (:func:`_sum_cells`).
+    """
+    X = m.cells
+    d = np.add(m.true, m.pred, out=m.scratch("d", 1))  # summed exactly, then rounded
+    np.maximum(d, 1.0, out=d)
+    ratio = m.scratch("ratio")
+    if m.n_classes >= CLASSES_FIRST:  # each matrix contiguous: einsum's loop is the faster
+        np.einsum("...j,...k->...jk", d, d, out=ratio)
+    else:
+        np.multiply(d[..., :, None], d[..., None, :], out=ratio)
+    square = np.multiply(X, X, out=m.scratch("square"))
+    square += _EMPTY_CELL
+    np.divide(ratio, square, out=ratio)
+    np.log(ratio, out=ratio)
+    np.einsum("...ii->...i", ratio)[...] = 0.0  # the diagonal contributes nothing
+    ratio *= X
+    return _sum_cells(ratio)
+
+
+def _sum_cells(X: np.ndarray) -> np.ndarray:
+    """The sum of the K^2 cells of each matrix of ``X`` (n, K, K), laid out as
+    :attr:`Counts.cells`: NumPy's pairwise summation of the cells in row-major order, in either
+    layout, so that a matrix's CEN has the same bits in a stack of any size (and as NumPy's
+    ``X.sum(axis=(-2, -1))`` of the matrix alone). ``X`` may be overwritten."""
+    if X.shape[-1] >= CLASSES_FIRST:  # each matrix contiguous
+        return X.sum(axis=(-2, -1))
+    n, K, _ = X.shape
+    return _pairwise_sum(np.moveaxis(X, 0, -1).reshape(K * K, n))  # a view (K^2, n)
+
+
+#: The block of NumPy's pairwise summation, summed by 8 interleaved partial sums.
+_PAIRWISE_BLOCK = 128
+
+
+def _pairwise_sum(rows: np.ndarray) -> np.ndarray:
+    """The sum of ``rows`` (r, n) over its first axis, each column added in the order of NumPy's
+    pairwise summation (``pairwise_sum`` in ``numpy/_core/src/umath/loops_utils.h.src``):
+    fewer than 8 terms one after the other; up to 128 in 8 interleaved partial sums, combined
+    pairwise; more split in two halves (the first a multiple of 8 long). ``rows`` is
+    overwritten."""
+    r = len(rows)
+    if r < 8:
+        total = np.full(rows.shape[1:], -0.0)
+        for row in rows:
+            total += row
+        return total
+    if r > _PAIRWISE_BLOCK:
+        half = r // 2 - (r // 2) % 8
+        return _pairwise_sum(rows[:half]) + _pairwise_sum(rows[half:])
+    partial = rows[:8]  # summed in place: the rows are scratch
+    whole = r - r % 8
+    for start in range(8, whole, 8):
+        partial += rows[start : start + 8]
+    partial = partial[0::2] + partial[1::2]  # ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+    total = (partial[0] + partial[1]) + (partial[2] + partial[3])
+    for row in rows[whole:]:
+        total += row
+    return total
+
+
+def _weighted_cells_sum(m: Counts) -> np.ndarray:
+    """``sum_{j != k} C_jk ln(d_j d_k / C_jk^2)`` of (scaled) float counts."""
     C, present = _off_diagonal(m.C)
     d = (m.true + m.pred).astype(np.float64)
-    floating = m.C.dtype.kind == "f"
-    X = _log_ratio(C, present, floating, d[..., :, None], d[..., None, :])
+    X = _log_ratio(C, present, True, d[..., :, None], d[..., None, :])
     X *= C
-    cells = X.sum(axis=(-2, -1))  # pairwise summation over the K^2 contiguous cells
-    return cells / (2.0 * m.total * np.log(2.0 * (m.n_classes - 1)))
+    return X.sum(axis=(-2, -1))  # pairwise summation over the K^2 contiguous cells
 
 
 #: CEN of each matrix of a block; never undefined.
@@ -161,7 +239,7 @@ def cen_per_class_kernel(zero_division: float) -> Kernel:
         # Each class's row and column in the unit of that class (for float counts): CEN_j is a
         # function of them alone, exact however far they are from the other classes' counts.
         seen = m.by_class
-        d = seen.d.astype(np.float64)
+        d = seen.d.astype(np.float64, order="C")  # the layout of the counts, not of the cells
         floating = m.C.dtype.kind == "f"
         R, in_row = _off_diagonal(seen.rows)
         Q, in_column = (R, in_row) if seen.columns is seen.rows else _off_diagonal(seen.columns)

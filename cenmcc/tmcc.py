@@ -120,10 +120,8 @@ def _one_minus_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
     cancel; elsewhere ``1 - MCC`` itself does not.
     """
     mcc, undefined = mcc_of(m, zero_division)
-    var_pred, _ = m.exact.term("var_pred")
-    var_true, _ = m.exact.term("var_true")
-    spread, _ = m.exact.term("spread")
-    difference, _ = m.exact.term("var_difference")
+    var_pred, var_true = m.exact.term("var_pred"), m.exact.term("var_true")
+    spread, difference = m.exact.term("spread"), m.exact.term("var_difference")
     root_pred, root_true = np.sqrt(var_pred), np.sqrt(var_true)
     near_one = mcc > 0.5  # 0/0 fills included: their A and B are 0/0 too, so they are excluded
     near_one &= root_pred * root_true > 0
