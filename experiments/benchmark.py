@@ -238,7 +238,8 @@ def measure_chunks(n_chunks: int = THROUGHPUT_CHUNKS, repeats: int = 3) -> pd.Da
     -------
     pandas.DataFrame
         One row per part: ``part``, ``ms_per_chunk`` (median over ``repeats`` passes over the
-        chunks), ``matrices_per_second`` (on one core) and ``ratio_to_chunk``.
+        chunks, each part timed on one chunk's matrices at a time, as a worker holds them),
+        ``matrices_per_second`` (on one core) and ``ratio_to_chunk``.
     """
     from cenmcc.simulation import PaperGenerator, Simulation
     from cenmcc.simulation.allocator import reuse_freed_memory
@@ -249,38 +250,39 @@ def measure_chunks(n_chunks: int = THROUGHPUT_CHUNKS, repeats: int = 3) -> pd.Da
     sim = Simulation(PaperGenerator(), (100 + n_chunks) * size, measures=THROUGHPUT_MEASURES)
     chunks = sim.chunks()[100:]
     generator = sim.generator
-    stacks = [list(generator(np.random.default_rng(c.seed), c.size)) for c in chunks]
-    bounds = [
-        [np.random.default_rng(0).integers(2, 1000, size=(len(s), 1, 1)) for s in chunk]
-        for chunk in stacks
-    ]
     rng = np.random.default_rng(0)
-
-    def each(fn):
-        return lambda: [fn(i) for i in range(n_chunks)]
-
     parts = {
-        "chunk: draw, measure CEN, MCC and tMCC, reduce": each(lambda i: measure_chunk(chunks[i])),
-        "draw (papers' generator)": each(
-            lambda i: list(generator(np.random.default_rng(chunks[i].seed), size))
+        "chunk: draw, measure CEN, MCC and tMCC, reduce": lambda c, _: measure_chunk(c),
+        "draw (papers' generator)": lambda c, _: list(
+            generator(np.random.default_rng(c.seed), size)
         ),
-        "measure CEN, MCC and tMCC (one Counts a K)": each(
-            lambda i: [cenmcc.measures(s, THROUGHPUT_MEASURES) for s in stacks[i]]
-        ),
-        "floor: one memory pass": each(lambda i: [s.sum() for s in stacks[i]]),
-        "floor: np.log of every cell": each(lambda i: [_log_cells(s) for s in stacks[i]]),
-        "floor: bounded integers, one scalar bound": each(
-            lambda i: [rng.integers(1, 1000, size=s.shape) for s in stacks[i]]
-        ),
-        "NumPy's bounded integers, a bound per matrix": each(
-            lambda i: [
-                rng.integers(1, b, size=s.shape) for s, b in zip(stacks[i], bounds[i], strict=True)
-            ]
-        ),
+        "measure CEN, MCC and tMCC (one Counts a K)": lambda _, stacks: [
+            cenmcc.measures(s, THROUGHPUT_MEASURES) for s in stacks
+        ],
+        "floor: one memory pass": lambda _, stacks: [s.sum() for s in stacks],
+        "floor: np.log of every cell": lambda _, stacks: [_log_cells(s) for s in stacks],
+        "floor: bounded integers, one scalar bound": lambda _, stacks: [
+            rng.integers(1, 1000, size=s.shape) for s in stacks
+        ],
+        "NumPy's bounded integers, a bound per matrix": lambda _, stacks: [
+            rng.integers(1, rng.integers(2, 1000, size=(len(s), 1, 1)), size=s.shape)
+            for s in stacks
+        ],
     }
+    times: dict[str, list[float]] = {name: [] for name in parts}
+    for _ in range(repeats):
+        seconds = dict.fromkeys(parts, 0.0)
+        for chunk in chunks:  # one chunk's matrices at a time, as in a worker
+            stacks = list(generator(np.random.default_rng(chunk.seed), size))
+            for name, part in parts.items():
+                start = time.process_time()
+                part(chunk, stacks)
+                seconds[name] += time.process_time() - start
+        for name in parts:
+            times[name].append(seconds[name])
     rows = []
-    for name, fn in parts.items():
-        ms = median_seconds(fn, repeats) / n_chunks * 1e3
+    for name, values in times.items():
+        ms = float(np.median(values)) / n_chunks * 1e3
         rows.append({"part": name, "ms_per_chunk": ms, "matrices_per_second": size / ms * 1e3})
     table = pd.DataFrame(rows)
     table["ratio_to_chunk"] = table["ms_per_chunk"] / table["ms_per_chunk"].iloc[0]

@@ -342,7 +342,7 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
     for i, stack in enumerate(_stacks(chunk)):
         where = f"generator output of chunk {chunk.index}, stack {i}"
         try:
-            counts = cenmcc.Counts(stack)
+            counts = cenmcc.Counts(stack, copy=False)  # measured here, before the next stack
             counts.total  # noqa: B018 - a matrix without samples is refused here, named
         except (ValueError, TypeError) as err:
             raise type(err)(f"{where}: {err}") from None
