@@ -1094,7 +1094,8 @@ def main(args: argparse.Namespace, out) -> Computed:
     timing = summary.pop("timings_s")
     for which in FIGURES:
         fig = plot(table, which)
-        save_figure(fig, out / f"{which}.png")
+        for suffix in (".png", ".pdf"):
+            save_figure(fig, out / f"{which}{suffix}")
         close(fig)
     formulas = pd.DataFrame(summary["formulas"])
     write_table(out / "formulas.csv", formulas)

@@ -236,7 +236,7 @@ EXPERIMENTS = (
         "corrected form where it does not hold; the identities also in exact rational "
         "arithmetic and, with sympy, symbolically.",
         outputs="summary.json, formulas.csv, formulas.md, examples.csv, the figures z_a, dice, "
-        "dice_limit and b (.png), and with --table checks_table.csv.gz (not in git)",
+        "dice_limit and b (.png, .pdf), and with --table checks_table.csv.gz (not in git)",
         summary_keys=("formulas", "examples", "box1c_search"),
         figures=(
             Figure(

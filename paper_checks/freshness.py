@@ -38,8 +38,9 @@ VOLATILE = {
 UNTRACKED = ("*_table.csv", "*_table.csv.gz", "*.npz", "timing.json")
 #: Directories under figures/ that ``python -m experiments all`` does not write: the
 #: benchmark's tables and figure (``python -m experiments benchmark``) are timings of the
-#: machine they ran on, not results a rerun could reproduce.
-NOT_RESULTS = ("benchmark",)
+#: machine they ran on, not results a rerun could reproduce; the standard-error validations
+#: (``python -m cenmcc.simulation validate``, 60 runs each, minutes) are rerun by hand.
+NOT_RESULTS = ("benchmark", "papers-uniform-validation", "papers-balanced-validation")
 #: Files compared as text (numbers as numbers).
 TEXT = (".csv", ".md")
 

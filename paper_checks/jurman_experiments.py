@@ -657,7 +657,7 @@ RECORDS = (
         published=printed("0.9941477"),
         compute=random_pearson,
         verdict=DIFFERS,
-        measured=0.9951479460793072,
+        measured=0.9953071549123491,
         headline=True,
         reason="Measured 0.995148 (0.994804 with k refitted), 1.0·10⁻³ above 0.9941477, about "
         "ten times the run-to-run spread of r (≈ 1e-4; arxiv2010-random-pearson-monte-carlo "
@@ -675,13 +675,14 @@ RECORDS = (
         published=within_run_to_run_spread("0.9941477"),
         compute=random_pearson_monte_carlo,
         verdict=DIFFERS,
-        measured=5.492213629256656,
+        measured=11.773313454182084,
         relation="<=",
-        reason="0.995148 is 5.5 standard errors of the difference of two runs above 0.9941477 "
-        "(SE 1.3·10⁻⁴ per run): matrices generated as described are not the authors'.",
-        note="The run-to-run SE of r at n = 200,000 is 1.3·10⁻⁴ (batch means over the run's "
-        "independent chunks; the protocol experiment checks it against extra seeds), so the "
-        "printed r is 5.5 standard errors of the difference of two runs away: about 10⁻⁴, "
+        reason="0.995307 is 11.8 standard errors of the difference of two runs above 0.9941477 "
+        "(SE 7.0·10⁻⁵ per run): matrices generated as described are not the authors'.",
+        note="The run-to-run SE of r at n = 200,000 is 7.0·10⁻⁵ (jackknifed over groups of the "
+        "run's independent chunks; `python -m cenmcc.simulation validate` checks it against 60 "
+        "seeds), so the printed r is 11.8 standard errors of the difference of two runs away: "
+        "about 10⁻⁴, "
         "not the 27 SD of the normal-theory (1 - r²)/√n used before.",
     ),
     Record(
@@ -691,8 +692,8 @@ RECORDS = (
         published=printed("0.994", label="about 0.994"),
         compute=random_pearson,
         verdict=DIFFERS,
-        measured=0.9951479460793072,
-        reason="r = 0.99515 rounds to 0.995 (0.99480 with k refitted), not 0.994 "
+        measured=0.9953071549123491,
+        reason="r = 0.99531 rounds to 0.995 (0.99494 with k refitted), not 0.994 "
         "(arxiv2010-random-pearson).",
         note="Tolerance: the printed precision, larger than the Monte Carlo error (see "
         "arxiv2010-random-pearson). Convention: k as printed; the detail gives r with k refitted.",
@@ -709,7 +710,7 @@ RECORDS = (
         ),
         compute=random_consistency,
         verdict=DIFFERS,
-        measured=0.966568909794549,
+        measured=0.9665880962904815,
         headline=True,
         reason="668,618,461 of the 2.0·10¹⁰ pairs (3.3%) are ordered oppositely by tMCC and "
         "k·CEN: c = 0.9666 (0.9640 with k refitted), not 1 - 10⁻⁷.",
@@ -735,9 +736,9 @@ RECORDS = (
         published=printed("1.000508"),
         compute=random_mean_ratio,
         verdict=DIFFERS,
-        measured=0.9887498487397766,
+        measured=0.9886927977426502,
         headline=True,
-        reason="With the printed k the mean ratio is 0.98875, 0.0118 below 1.000508, far beyond "
+        reason="With the printed k the mean ratio is 0.98869, 0.0118 below 1.000508, far beyond "
         "the printed interval's half-width (1.9·10⁻⁴): the printed k is too large for these "
         "matrices (N = 30: 1.0625 against the empirical 1.0485); refitted, 1.00004.",
         note="Tolerance: the printed precision; the Monte Carlo error is judged separately "
@@ -753,12 +754,12 @@ RECORDS = (
         published=within_run_to_run_spread("1.000508"),
         compute=random_mean_ratio_monte_carlo,
         verdict=DIFFERS,
-        measured=142.56425627865397,
+        measured=147.56559363848288,
         relation="<=",
-        reason="0.98875 is 143 standard errors of the difference of two runs below 1.000508 "
-        "(SE 5.8·10⁻⁵ per run).",
-        note="With the run-to-run SE of the mean ratio (5.8·10⁻⁵, batch means over independent "
-        "chunks) the printed 1.000508 is 143 standard errors of the difference of two runs "
+        reason="0.98869 is 148 standard errors of the difference of two runs below 1.000508 "
+        "(SE 5.7·10⁻⁵ per run).",
+        note="With the run-to-run SE of the mean ratio (5.7·10⁻⁵, jackknifed over independent "
+        "chunks) the printed 1.000508 is 148 standard errors of the difference of two runs "
         "away: the printed k is too large for matrices generated as described "
         "(plos2012-k-constant, plos2012-random-protocol-readings).",
     ),
@@ -770,7 +771,7 @@ RECORDS = (
         published=printed("1.000328", "1.000711", label="(1.000328, 1.000711)"),
         compute=random_ci,
         verdict=DIFFERS,
-        measured=(0.9886311143554205, 0.9888712449799166),
+        measured=(0.988578863649552, 0.9888111326345815),
         headline=True,
         reason="The interval follows the mean, (0.98863, 0.98887) with the printed k ((0.99993, "
         "1.00016) refitted); it is also narrower (half-width 1.2·10⁻⁴ against 1.9·10⁻⁴): the "
@@ -785,14 +786,14 @@ RECORDS = (
         published=bound("mean tMCC/(k·CEN) < 1", 1.0),
         compute=eq3_underestimate,
         verdict=REPRODUCED,
-        measured=0.9887498487397766,
+        measured=0.9886927977426502,
         headline=True,
         relation="<",
         note="The source contradicts itself: its own mean ratio tMCC/(k·CEN), 1.000508 "
         "(plos2012-random-mean-ratio), is above 1, i.e. on its matrices k·CEN underestimates "
         "tMCC and CEN ≈ tMCC/k overestimates CEN. The verdict depends on the reading of k: "
         "measured here is the mean ratio with the printed k read with natural logarithms, "
-        "0.98875 < 1, only because that k is too large for matrices generated as described "
+        "0.98869 < 1, only because that k is too large for matrices generated as described "
         "(plos2012-k-constant); with k refitted to the same matrices the mean ratio is 1.00004, "
         "which, like the source's, would not support the claim. Per dimension it is above 1 "
         "for N = 3 (detail).",
@@ -811,10 +812,10 @@ RECORDS = (
         ),
         compute=k_constants,
         verdict=DIFFERS,
-        measured=(1.0085940355043848, 0.1282338455983486, 0.02147995078066115),
+        measured=(1.008928120158278, 0.1267394174821209, 0.022822499767210097),
         headline=True,
-        reason="Refitted to the per-dimension means of tMCC/CEN, the constants are (1.0086, 0.128, "
-        "0.021) ± (0.0004, 0.002, 0.003) with a reduced χ² of 0.68; b and c are 18 and 21 "
+        reason="Refitted to the per-dimension means of tMCC/CEN, the constants are (1.0089, 0.127, "
+        "0.023) ± (0.0004, 0.002, 0.003) with a reduced χ² of 0.66; b and c are 19 and 22 "
         "combined standard errors from the printed 0.18924 and -0.06694.",
         note="The printed constants are compared with the same three refitted to the "
         "per-dimension means of tMCC/CEN (k_per_dimension.csv; figures/random_matrices/"
@@ -828,7 +829,7 @@ RECORDS = (
         published=bound("|r| above the binary case's 0.63, which the journal calls poor", 0.63),
         compute=cen_mcc_correlation,
         verdict=REPRODUCED,
-        measured=0.972655956000899,
+        measured=0.9728581900081708,
         relation=">",
         note="'Strong' has no printed number; the journal's own yardstick is the binary "
         "|r| ≈ 0.63, called poor in contrast with the multi-class case.",
@@ -890,7 +891,7 @@ RECORDS = (
         published=bound("r(tMCC, k·CEN) in [0.9, 1] for every N", (0.9, 1.0)),
         compute=linear_regardless_of_dimension,
         verdict=REPRODUCED,
-        measured=(0.9573769451812038, 0.9997586645368509),
+        measured=(0.9603169958017456, 0.9997605100521352),
         relation="in",
         note="'Strong linear' read as Pearson's r of at least 0.9 within each N (r per N from "
         "the random-matrix run, pearson_tmcc_kcen_by_k): the lowest is 0.957 at N = 3, and r "
@@ -946,7 +947,7 @@ RECORDS = (
         published=bound("every panel's |r| below the multi-class |r|", 0.0),
         compute=binary_poorer_than_multiclass,
         verdict=REPRODUCED,
-        measured=-0.31611594732152437,
+        measured=-0.3163181813287961,
         relation="<",
         note="Measured: the largest binary |r| of the panels minus the multi-class |r(CEN, MCC)| "
         "of the random matrices; Fig. 4's values are not in the text. Convention: MCC 0/0 set "

@@ -172,6 +172,7 @@ def test_outputs_written(summary):
     directory = summary["_directory"]
     for name in (*FIGURES,):
         assert (directory / f"{name}.png").stat().st_size > 10_000
+        assert (directory / f"{name}.pdf").read_bytes().startswith(b"%PDF")
     for name in ("formulas.csv", "formulas.md", "examples.csv"):
         assert (directory / name).exists()
     assert not (directory / "checks_table.csv.gz").exists()  # only with --table
