@@ -69,7 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, text in (
         ("simulate", "run a simulation and write its summary, tables and figures"),
-        ("validate", "rerun it over independent seeds and check its standard errors"),
+        (
+            "validate",
+            "rerun a simulation over independent seeds and compare each statistic's spread "
+            "with the standard error the runs claimed",
+        ),
     ):
         command = sub.add_parser(
             name,
