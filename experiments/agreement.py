@@ -741,18 +741,12 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """Refuse, before any work, settings a simulation rejects or a run that would not fit."""
     config = Config(n_matrices=args.n, seed=args.seed, chunk_size=args.chunk_size)
     try:
-        config.simulation(0)
+        sim = config.simulation(0)
     except (ValueError, TypeError) as err:
         parser.error(f"argument --n/--chunk-size: {err}")
-    # The eight measures' values and ranks, and the class balance's values (never ranked).
-    pairs = len(MEASURES) * (len(MEASURES) - 1) // 2
-    try:
-        resources.require_run(
-            args.n,
-            len(MEASURES) + 1,
-            what=f"--n {number(args.n)}",
-            workers=0 if args.scheduler else pairs,
-            jobs=args.jobs,
+    try:  # the three simulations run one after the other, each of --n matrices
+        resources.require_simulation(
+            sim, what=f"--n {number(args.n)}", jobs=args.jobs, scheduler=args.scheduler
         )
     except ValueError as err:
         parser.error(f"argument --n: {err}")

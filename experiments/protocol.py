@@ -790,7 +790,7 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """Refuse, before any work, an n too small for the statistics or too large for the machine.
 
     The simulations run one after the other, each keeping what its pair counts need until it
-    ends (:data:`experiments.random_matrices.COLUMNS` values a matrix, on disk).
+    ends: the footprint of one random-matrices run of ``--n`` matrices.
     """
     if args.n < N_MIN:
         parser.error(
@@ -798,12 +798,11 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
             f"matrices, for the batch standard errors and the refitted k), got {number(args.n)}"
         )
     try:
-        resources.require_run(
-            args.n,
-            random_matrices.COLUMNS,
+        resources.require_simulation(
+            random_matrices.Config(n_matrices=args.n).simulation(),
             what=f"--n {number(args.n)}",
-            workers=0 if args.scheduler else random_matrices.PAIRS,
             jobs=args.jobs,
+            scheduler=args.scheduler,
         )
     except ValueError as err:
         parser.error(f"argument --n: {err}")

@@ -338,24 +338,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser)
 
 
-#: Values kept per matrix for the pair counts: CEN, MCC, tMCC, and k·CEN with the printed and
-#: the refitted k; and the pairs counted: CEN-MCC, and tMCC against each k·CEN.
-COLUMNS, PAIRS = 5, 3
-
-
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Refuse, before any work, settings the Config rejects or a run that would not fit."""
     try:
-        Config(n_matrices=args.n, n_resamples=args.resamples, chunk_size=args.chunk_size)
+        config = Config(n_matrices=args.n, n_resamples=args.resamples, chunk_size=args.chunk_size)
     except (ValueError, TypeError) as err:
         parser.error(f"argument --n/--resamples/--chunk-size: {err}")
     try:
-        resources.require_run(
-            args.n,
-            COLUMNS,
+        resources.require_simulation(
+            config.simulation(),
             what=f"--n {number(args.n)}",
-            workers=0 if args.scheduler else PAIRS,
             jobs=args.jobs,
+            scheduler=args.scheduler,
             table=args.table,
         )
     except ValueError as err:

@@ -393,3 +393,18 @@ def test_every_backend_gives_the_same_discriminancy_sweep(backend):
     table, summary = discriminancy.run(6, 8, jobs=2, backend=backend, **kwargs)
     pd.testing.assert_frame_equal(table, reference)
     assert summary["order_check"]["order_independent"]
+
+
+def test_a_simulations_footprint_counts_its_measures_pairs_and_study_columns(monkeypatch):
+    from cenmcc.simulation import KRatio, Simulation
+
+    asked = {}
+    monkeypatch.setattr(resources, "require_disk", lambda n, what: asked.update(disk=n))
+    monkeypatch.setattr(resources, "require_memory", lambda n, what: asked.update(memory=n))
+    sim = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"), studies=(KRatio(),))
+    resources.require_simulation(sim, what="--n 1,000", jobs=2)
+    # K and the order by K (6 bytes), then cen, mcc, tmcc and the study's two k·CEN (16 each);
+    # three pairs to count (cen-mcc, tmcc against each k·CEN), two at once on two workers.
+    assert asked == {"disk": 1000 * (6 + 16 * 5), "memory": 1000 * 56 * 2}
+    resources.require_simulation(sim, what="--n 1,000", scheduler="tcp://elsewhere:8786")
+    assert asked["memory"] == 0  # the pairs are counted on the cluster

@@ -37,6 +37,7 @@ from .cli import (
     add_seed_argument,
     check_destination,
     check_parallel_arguments,
+    number,
     positive_int,
     run_into,
 )
@@ -197,16 +198,9 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         sim = simulation_of(args)
     except (ValueError, TypeError) as err:
         parser.error(f"argument --generator/--param/--measures: {err}")
-    # k_ratio keeps k·CEN for the printed and the refitted k: two more columns, two more pairs.
-    columns = len(sim.resolved_measures) + 2 * len(sim.studies)
-    pairs = len(sim.resolved_pairs) + 2 * len(sim.studies)
     try:
-        resources.require_run(
-            args.n,
-            columns,
-            what=f"--n {args.n}",
-            workers=0 if args.scheduler else pairs,
-            jobs=args.jobs,
+        resources.require_simulation(
+            sim, what=f"--n {number(args.n)}", jobs=args.jobs, scheduler=args.scheduler
         )
     except ValueError as err:
         parser.error(f"argument --n: {err}")

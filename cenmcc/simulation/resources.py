@@ -3,7 +3,7 @@
 A simulation keeps per matrix only what its exact pair counts need (:mod:`.pairs`): in the
 temporary directory, :data:`~cenmcc.simulation.pairs.STORE_BYTES` and
 :data:`~cenmcc.simulation.pairs.STORE_BYTES_PER_MEASURE` for each measure; in a worker ranking
-a column or counting a pair, :data:`PAIR_COUNT_BYTES` of working memory. :func:`require_run`
+a column or counting a pair, :data:`PAIR_COUNT_BYTES` of working memory. :func:`require_simulation`
 checks both before a run starts.
 """
 
@@ -76,22 +76,25 @@ def require_disk(nbytes: int, what: str, directory=None) -> None:
         )
 
 
-def require_run(
-    n: int, columns: int, *, what: str, workers: int, jobs: int = -1, table: bool = False
+def require_simulation(
+    sim, *, what: str, jobs: int = -1, scheduler: str | None = None, table: bool = False
 ) -> None:
-    """Refuse, before any work, a run of ``n`` matrices whose values would not fit here.
+    """Refuse, before any work, a simulation whose per-matrix values would not fit here.
+
+    The run's store holds K and each measure, and the values its studies add for their own
+    pair counts (a study's ``pair_columns``, each counted against one more column); each
+    pair-count task, at most one per core (or ``jobs``) at once, needs
+    :data:`PAIR_COUNT_BYTES` a matrix of working memory.
 
     Parameters
     ----------
-    n : int
-        Matrices.
-    columns : int
-        Values kept per matrix for the pair counts (the measures, and any a study adds).
+    sim : Simulation
     what : str
-        The argument as the user wrote it, for the message.
-    workers : int
-        Pair-count tasks that may run at once on this machine (0 on a remote cluster); at most
-        ``jobs`` of them (-1: one per core).
+        The argument as the user wrote it, for the message (``"--n 2,000,000"``).
+    jobs : int
+        Workers on this machine; -1 for one per core.
+    scheduler : str, optional
+        A remote dask scheduler: the pairs are counted there, not in this machine's memory.
     table : bool
         The caller also keeps every value in memory (``keep_table``).
 
@@ -102,8 +105,10 @@ def require_run(
     """
     from .pairs import STORE_BYTES, STORE_BYTES_PER_MEASURE
 
-    disk = n * (STORE_BYTES + STORE_BYTES_PER_MEASURE * columns)
-    cores = os.cpu_count() or 1
-    at_once = min(workers, cores if jobs < 0 else jobs)
+    added = sum(getattr(study, "pair_columns", 0) for study in sim.studies)
+    columns = len(sim.resolved_measures) + added
+    tasks = 0 if scheduler else len(sim.resolved_pairs) + added
+    disk = sim.n_matrices * (STORE_BYTES + STORE_BYTES_PER_MEASURE * columns)
+    at_once = min(tasks, (os.cpu_count() or 1) if jobs < 0 else jobs)
     require_disk(disk, what)
-    require_memory(n * PAIR_COUNT_BYTES * at_once + (disk if table else 0), what)
+    require_memory(sim.n_matrices * PAIR_COUNT_BYTES * at_once + (disk if table else 0), what)

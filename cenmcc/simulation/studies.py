@@ -16,7 +16,10 @@ A study adds its own statistics to a simulation through a small protocol. It is 
   writes each one's jackknife standard error next to it (``<name>_se``);
 - ``summarize(state, run) -> dict``: the rest of its summary (JSON-able), in the caller's
   process; ``run`` (:class:`RunContext`) gives the simulation and exact pair counts of any
-  per-matrix values.
+  per-matrix values;
+- optionally ``pair_columns`` (int): how many such per-matrix values its summary counts, each
+  in one pair (0 if absent), for the run's footprint
+  (:func:`cenmcc.simulation.resources.require_simulation`).
 
 The state must be picklable and small (it travels from the workers). :class:`KRatio` is the
 study of Jurman et al. (2010, 2012): tMCC against k(K)·CEN (Eq. 3).
@@ -27,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 import numpy as np
 
@@ -182,6 +185,8 @@ class KRatio:
     bootstrap_blocks: int = 2_000
     histogram_bins: int = 200
     name: str = "k_ratio"
+    #: The per-matrix values its summary counts against tMCC: k·CEN, printed and refitted k.
+    pair_columns: ClassVar[int] = 2
 
     def __post_init__(self):
         if not 0 < self.confidence_level < 1:
