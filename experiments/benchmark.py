@@ -175,14 +175,16 @@ def computation_seconds(out: Path, command: str) -> float:
     return float(json.loads(timing.read_text())["computation_seconds"])
 
 
-def run_measured(args: list[str], scratch: Path) -> process_usage.Usage:
-    """``python -m experiments ARGS --out SCRATCH --quiet`` in a fresh process, measured."""
+def run_measured(
+    args: list[str], scratch: Path, module: str = "experiments"
+) -> process_usage.Usage:
+    """``python -m MODULE ARGS --out SCRATCH --quiet`` in a fresh process, measured."""
     usage = process_usage.measure(
-        ["-m", "experiments", *args, "--out", str(scratch), "--quiet"], cwd=REPO_ROOT
+        ["-m", module, *args, "--out", str(scratch), "--quiet"], cwd=REPO_ROOT
     )
     if usage.returncode:
         raise RuntimeError(
-            f"`python -m experiments {' '.join(args)}` failed with status {usage.returncode}"
+            f"`python -m {module} {' '.join(args)}` failed with status {usage.returncode}"
         )
     return usage
 
@@ -363,11 +365,7 @@ def measure_measures(n: int) -> pd.DataFrame:
     with tempfile.TemporaryDirectory(prefix="cenmcc-measures-") as scratch:
         for measures in ("cen,mcc", EIGHT_MEASURES):
             args = ["simulate", "--n", str(n), "--measures", measures, "--no-figures"]
-            usage = process_usage.measure(
-                ["-m", "cenmcc.simulation", *args, "--quiet", "--out", scratch], cwd=REPO_ROOT
-            )
-            if usage.returncode:
-                raise RuntimeError(f"`python -m cenmcc.simulation {' '.join(args)}` failed")
+            usage = run_measured(args, Path(scratch), module="cenmcc.simulation")
             rows.append(
                 {
                     "measures": measures,
