@@ -90,13 +90,6 @@ def splits(n_min: int, n_max: int, *, ordered: bool = False) -> list[tuple[int, 
     return out
 
 
-def _ratio(num: int, den: int) -> float:
-    """``num / den`` as a degree: inf when only the denominator is 0, NaN when both are."""
-    if den == 0:
-        return float("inf") if num else float("nan")
-    return num / den
-
-
 def measure_values(M: np.ndarray) -> tuple[dict, int]:
     """The three measures oriented higher-is-better, per tie convention, and the 0/0 MCC count.
 
@@ -170,8 +163,8 @@ def evaluate_case(task: tuple[tuple[int, ...], float]) -> dict:
                 f"P_{pair}": c.f_only,
                 f"Q_{pair}": c.g_only,
                 f"T_{pair}": c.both_tied,
-                f"consistency_{pair}": _ratio(c.concordant, c.concordant + c.discordant),
-                f"discriminancy_{pair}": _ratio(c.f_only, c.g_only),
+                f"consistency_{pair}": c.consistency(),
+                f"discriminancy_{pair}": c.discriminancy(),
             }
     return row
 
