@@ -41,9 +41,14 @@ def _start(started: list, out: Path, *extra: str) -> subprocess.Popen:
     with staged_directory(out / "discriminancy") as stage:  # a previous run
         for name, data in PREVIOUS.items():
             (stage / name).write_bytes(data)
+    return _spawn(started, [sys.executable, *COMMAND, "--out", str(out), *extra], REPO_ROOT)
+
+
+def _spawn(started: list, argv: list[str], cwd: Path) -> subprocess.Popen:
+    """Start ``argv`` in a session of its own (its group can be signalled), output captured."""
     process = subprocess.Popen(
-        [sys.executable, *COMMAND, "--out", str(out), *extra],
-        cwd=REPO_ROOT,
+        argv,
+        cwd=cwd,
         start_new_session=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -218,15 +223,9 @@ SIMULATE = [sys.executable, "-m", "cenmcc.simulation", "simulate", "--n", "20000
 def test_a_signal_stops_a_simulation_with_one_line(started, tmp_path, signum, backend, times):
     with staged_directory(tmp_path / "papers") as stage:  # a previous run
         (stage / "summary.json").write_bytes(PREVIOUS["summary.json"])
-    process = subprocess.Popen(
-        [*SIMULATE, "--backend", backend, "--quiet", "--out", str(tmp_path)],
-        cwd=tmp_path,
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    process = _spawn(
+        started, [*SIMULATE, "--backend", backend, "--quiet", "--out", str(tmp_path)], tmp_path
     )
-    started.append(process)
     _wait_for_workers(process, backend)
     for _ in range(times):  # quick repeated Ctrl-Cs change nothing
         os.killpg(process.pid, signum)
