@@ -13,6 +13,7 @@ from cenmcc.simulation.streaming import (
     Moments,
     OrderedReducer,
     PoissonBootstrap,
+    key_groups,
 )
 
 
@@ -95,6 +96,28 @@ def test_histograms_merge_exactly():
     assert whole.outside > 0
 
 
+@pytest.mark.parametrize("bins", [1, 7, 100, 200])
+def test_histogram_counts_are_numpys_on_and_beside_every_edge(bins):
+    rng = np.random.default_rng(bins)
+    for low, high in [(0.0, 1.3), (-1.0, 1.0), (-0.37, 2.9)]:
+        edges = np.linspace(low, high, bins + 1)
+        on = rng.choice(edges, 400)
+        x = np.concatenate(
+            [
+                rng.uniform(low - 0.3, high + 0.3, 2000),
+                on,
+                np.nextafter(on, np.inf),
+                np.nextafter(on, -np.inf),
+                [np.nan, np.inf, -np.inf, low, high],
+            ]
+        )
+        y = rng.permutation(x)
+        h = Histogram2D.of(x, y, (low, high), (low, high), bins)
+        expected, _, _ = np.histogram2d(x, y, bins=bins, range=((low, high), (low, high)))
+        np.testing.assert_array_equal(h.counts, expected)
+        assert h.outside == x.size - expected.sum() > 0
+
+
 def test_poisson_bootstrap_sums_are_the_weighted_block_sums():
     rng = np.random.default_rng(6)
     y = rng.normal(size=250)
@@ -132,6 +155,31 @@ def test_keyed_moments_merge_key_by_key():
         assert merged.moments[i].n == len(x[k])
     whole = Moments.of(np.concatenate([x[3], x[4], x[5]]))
     np.testing.assert_allclose(merged.total().comoment, whole.comoment, rtol=1e-12)
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_moments_by_key_are_the_merged_moments_of_each_key_bit_for_bit(shuffled):
+    rng = np.random.default_rng(9)
+    key = np.repeat([3, 4, 7, 30], [50, 1, 200, 17])
+    if shuffled:
+        key = rng.permutation(key)
+    x = rng.normal(size=(key.size, 3)) * [1.0, 1e-3, 40.0] + [0.5, 1.0, -3.0]
+    groups = key_groups(key)
+    assert [k for k, _ in groups] == [3, 4, 7, 30]
+    by_key = KeyedMoments.by_key(groups, x)
+    merged = KeyedMoments.of(3, x[key == 3])
+    for k in (4, 7, 30):
+        merged = merged.merge(KeyedMoments.of(k, x[key == k]))
+    assert by_key.keys.tolist() == merged.keys.tolist()
+    for name in ("n", "mean", "comoment", "third"):
+        a, b = getattr(by_key.moments, name), getattr(merged.moments, name)
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes(), name
+
+
+def test_the_third_moment_is_the_sum_of_cubed_deviations():
+    x = np.random.default_rng(10).exponential(size=(500, 2))
+    dev = x - x.mean(axis=0)
+    np.testing.assert_allclose(Moments.of(x).third, (dev**3).sum(axis=0), rtol=1e-13)
 
 
 def test_merging_tens_of_millions_of_rows_keeps_the_third_moment_exact():

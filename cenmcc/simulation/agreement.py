@@ -28,7 +28,7 @@ import numpy as np
 from cenmcc.comparison import PairCounts, counts_from_ranks
 
 from .pairs import dense_ranks
-from .streaming import Histogram2D, KeyedMoments
+from .streaming import Histogram2D, KeyedMoments, key_groups
 
 #: Chunks whose own pair statistics are counted as replicates for the standard errors.
 REPLICATES = 64
@@ -115,13 +115,9 @@ def reduce(sim, K: np.ndarray, values: dict, undefined_by_k: dict, replicate: bo
     """The state of one chunk: ``values[name]`` per matrix, ``undefined_by_k[K][name]`` counts."""
     measures = sim.resolved_measures
     names = [m.name for m in measures]
-    keys = np.unique(K)
-    parts = [
-        KeyedMoments.of(int(k), np.stack([values[n][k == K] for n in names], axis=-1)) for k in keys
-    ]
-    moments = parts[0]
-    for part in parts[1:]:
-        moments = moments.merge(part)
+    groups = key_groups(K)
+    keys = np.array([k for k, _ in groups])
+    moments = KeyedMoments.by_key(groups, np.stack([values[n] for n in names], axis=-1))
     undefined = KeyedCounts(
         keys.astype(np.int64),
         np.array([[undefined_by_k.get(int(k), {}).get(n, 0) for n in names] for k in keys]),
@@ -133,7 +129,7 @@ def reduce(sim, K: np.ndarray, values: dict, undefined_by_k: dict, replicate: bo
         )
         for f, g in sim.resolved_density_pairs
     }
-    replicates = (_replicate(sim, K, values),) if replicate else ()
+    replicates = (_replicate(sim, K.size, groups, values),) if replicate else ()
     return State(moments, undefined, histograms, replicates)
 
 
@@ -141,7 +137,7 @@ def has_finite_bounds(measure) -> bool:
     return all(math.isfinite(b) for b in measure.bounds)
 
 
-def _replicate(sim, K: np.ndarray, values: dict) -> Replicate:
+def _replicate(sim, size: int, groups: list, values: dict) -> Replicate:
     """The pair statistics of one chunk, overall and per K (exact counts of its pairs).
 
     Each measure is ranked once; overall, each pair is counted from the ranks
@@ -154,19 +150,19 @@ def _replicate(sim, K: np.ndarray, values: dict) -> Replicate:
     index = {name: i for i, name in enumerate(names)}
     ranks = {name: dense_ranks(values[name]) for name in names}
     same = {pair: sim.same_direction(*pair) for pair in pairs}
-    keys = np.unique(K)
     by_k: dict = {pair: {} for pair in pairs}
-    for k in keys:
-        rows = np.flatnonzero(k == K)
-        counted = within_group_counts(np.stack([ranks[name][rows] for name in names]), pairs, index)
+    n_by_k = {}
+    for k, rows in groups:
+        grouped = np.stack([ranks[name][rows] for name in names])
+        n_by_k[k] = grouped.shape[1]
+        counted = within_group_counts(grouped, pairs, index)
         for pair, counts in counted.items():
-            by_k[pair][int(k)] = pair_count_statistics(_oriented(same[pair], counts))
+            by_k[pair][k] = pair_count_statistics(_oriented(same[pair], counts))
     stats = {}
     for f, g in pairs:
         counts = counts_from_ranks(ranks[f], ranks[g])
         stats[f, g] = {**pair_count_statistics(_oriented(same[f, g], counts)), "by_k": by_k[f, g]}
-    n_by_k = {int(k): int(np.count_nonzero(k == K)) for k in keys}
-    return Replicate(K.size, n_by_k, stats)
+    return Replicate(size, n_by_k, stats)
 
 
 #: Largest number of (ordered pair of objects) x (measure) cells :func:`within_group_counts`

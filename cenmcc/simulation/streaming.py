@@ -80,7 +80,9 @@ class Moments:
         mean = x.mean(axis=0)
         dev = x - mean
         comoment = (dev[:, :, None] * dev[:, None, :]).sum(axis=0)
-        return cls(x.shape[0], mean, comoment, (dev**3).sum(axis=0))
+        cube = dev * dev  # twice multiplied, not dev**3: NumPy's power calls pow, 50 times slower
+        cube *= dev
+        return cls(x.shape[0], mean, comoment, cube.sum(axis=0))
 
     @classmethod
     def empty(cls, d: int, shape: tuple = ()) -> Moments:
@@ -178,11 +180,29 @@ class KeyedMoments:
     @classmethod
     def of(cls, key: int, x) -> KeyedMoments:
         """The moments of the rows ``x`` (shape ``(n, d)``), all of one key."""
-        m = Moments.of(x)
+        return cls.of_parts([key], [Moments.of(x)])
+
+    @classmethod
+    def of_parts(cls, keys, parts: list[Moments]) -> KeyedMoments:
+        """One set of moments per key: ``parts[i]`` of ``keys[i]``, the keys distinct and
+        increasing. The same bits as merging each key's :meth:`of` in turn: a merge of
+        disjoint keys only places each side's moments."""
         return cls(
-            np.array([key], dtype=np.int64),
-            Moments(np.array([m.n]), m.mean[None], m.comoment[None], m.third[None]),
+            np.asarray(keys, dtype=np.int64).reshape(-1),
+            Moments(
+                np.array([m.n for m in parts], dtype=np.int64),
+                np.stack([m.mean for m in parts]),
+                np.stack([m.comoment for m in parts]),
+                np.stack([m.third for m in parts]),
+            ),
         )
+
+    @classmethod
+    def by_key(cls, groups: list[tuple[int, slice | np.ndarray]], x) -> KeyedMoments:
+        """The moments of the rows of ``x`` (shape ``(n, d)``) of each group of
+        :func:`key_groups`, each of its rows in their order."""
+        x = np.asarray(x, dtype=np.float64)
+        return cls.of_parts([k for k, _ in groups], [Moments.of(x[rows]) for _, rows in groups])
 
     def merge(self, other: KeyedMoments) -> KeyedMoments:
         """The moments of both, key by key (a key of one side only is kept as it is)."""
@@ -207,6 +227,25 @@ class KeyedMoments:
         """Each key's columns multiplied by its row of ``factors``, shape ``(k, d)`` or ``(k,)``."""
         f = np.asarray(factors, dtype=np.float64)
         return KeyedMoments(self.keys, self.moments.scaled(f if f.ndim == 2 else f[:, None]))
+
+
+def key_groups(key) -> list[tuple[int, slice | np.ndarray]]:
+    """Each distinct value of ``key`` (1-D integers), increasing, with its rows in their order:
+    a slice where the keys are sorted (as a generator's stacks by K leave them), else the
+    indices of the rows."""
+    key = np.asarray(key)
+    if np.all(key[1:] >= key[:-1]):
+        order = None
+        sorted_key = key
+    else:
+        order = np.argsort(key, kind="stable")
+        sorted_key = key[order]
+    edges = [0, *(np.flatnonzero(sorted_key[1:] != sorted_key[:-1]) + 1), key.size]
+    return [
+        (int(sorted_key[a]), slice(a, b) if order is None else order[a:b])
+        for a, b in zip(edges[:-1], edges[1:], strict=True)
+        if b > a
+    ]
 
 
 def merge_keyed(a: dict, b: dict) -> dict:
@@ -235,10 +274,13 @@ class Histogram2D:
 
     @classmethod
     def of(cls, x, y, x_range, y_range, bins: int) -> Histogram2D:
-        """Counts of the points ``(x, y)`` in ``bins x bins`` equal cells of the ranges."""
-        counts, _, _ = np.histogram2d(x, y, bins=bins, range=(x_range, y_range))
-        counts = counts.astype(np.int64)
-        return cls(counts, int(np.size(x) - counts.sum()), tuple(x_range), tuple(y_range))
+        """Counts of the points ``(x, y)`` in ``bins x bins`` equal cells of the ranges: the
+        counts of ``numpy.histogram2d(x, y, bins, (x_range, y_range))``, several times faster."""
+        ix, iy = _cells(x, x_range, bins), _cells(y, y_range, bins)
+        inside = (ix >= 0) & (iy >= 0)
+        flat = ix[inside] * bins + iy[inside]
+        counts = np.bincount(flat, minlength=bins * bins).reshape(bins, bins).astype(np.int64)
+        return cls(counts, int(np.size(x) - flat.size), tuple(x_range), tuple(y_range))
 
     def merge(self, other: Histogram2D) -> Histogram2D:
         """The counts of both sets of points (exact)."""
@@ -247,6 +289,25 @@ class Histogram2D:
         return Histogram2D(
             self.counts + other.counts, self.outside + other.outside, self.x_range, self.y_range
         )
+
+
+def _cells(x, bounds: tuple[float, float], bins: int) -> np.ndarray:
+    """The cell of each value among ``bins`` equal cells of ``bounds``, -1 outside (and NaN).
+
+    The cells of ``numpy.histogram``: the edges ``numpy.linspace(low, high, bins + 1)``, each
+    cell holding its left edge, the last its right edge too. A value's cell is first estimated
+    by scaling, then moved by one where the estimate's rounding put it beside its edges (rather
+    than a binary search of the edges, the cost of ``numpy.histogram2d``)."""
+    x = np.asarray(x, dtype=np.float64)
+    low, high = bounds
+    edges = np.linspace(low, high, bins + 1)
+    inside = (x >= low) & (x <= high)  # False for NaN
+    estimate = np.floor((x - low) * (bins / (high - low)), where=inside, out=np.zeros(x.shape))
+    cell = np.clip(estimate, 0, bins - 1).astype(np.intp)
+    cell -= x < edges[cell]
+    cell += (x >= edges[cell + 1]) & (cell < bins - 1)
+    cell[~inside] = -1
+    return cell
 
 
 @dataclass(frozen=True)

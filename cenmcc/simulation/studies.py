@@ -42,6 +42,7 @@ from .streaming import (
     KeyedMoments,
     Moments,
     PoissonBootstrap,
+    key_groups,
     poisson_weights,
     random_blocks,
 )
@@ -215,26 +216,17 @@ class KRatio:
         block = self.block(chunk.n_matrices)
         blocks = random_blocks(chunk.rng, size, block)
         weights = poisson_weights(chunk.rng, self.n_resamples, -(-size // block))
-        moments = ratios = None
-        series = []
-        keys = np.unique(chunk.K)
-        for k in keys:
-            rows = k == chunk.K
+        groups = key_groups(chunk.K)
+        keys = [k for k, _ in groups]
+        moments = KeyedMoments.by_key(groups, np.stack([den, num], axis=-1))
+        ratios, series = [], []
+        for k, rows in groups:
             d, n = den[rows], num[rows]
             defined = d > 0
             ratio = n[defined] / d[defined]
-            m = KeyedMoments.of(int(k), np.stack([d, n], axis=-1))
-            r = KeyedMoments.of(int(k), ratio[:, None])
-            moments = m if moments is None else moments.merge(m)
-            ratios = r if ratios is None else ratios.merge(r)
-            series.append((ratio - float(self.k(int(k))), blocks[rows][defined]))
-        boot = dict(
-            zip(
-                (int(k) for k in keys),
-                PoissonBootstrap.of_series(series, weights),
-                strict=True,
-            )
-        )
+            ratios.append(Moments.of(ratio[:, None]))
+            series.append((ratio - float(self.k(k)), blocks[rows][defined]))
+        boot = dict(zip(keys, PoissonBootstrap.of_series(series, weights), strict=True))
         kden = times_k(self.k, chunk.K, den)
         histogram = Histogram2D.of(num, kden, (0.0, 1.3), (0.0, 1.3), bins=self.histogram_bins)
         replicates = ()
@@ -243,7 +235,7 @@ class KRatio:
             replicates = (pair_count_statistics(counts) | {"n": size},)
         return KRatioState(
             moments,
-            ratios,
+            KeyedMoments.of_parts(keys, ratios),
             boot,
             histogram,
             replicates,
