@@ -190,9 +190,7 @@ def counts_from_ranks(rf: np.ndarray, rg: np.ndarray) -> PairCounts:
     key *= m
     key += rg
     key.sort()  # by f, ties in f by g
-    runs = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1], [True])))
-    tied_both = _tied_pairs(np.diff(runs))
-    del runs
+    tied_both = _tied_in_sorted(key)
     discordant = _discordant(key, m)
     n_pairs = n * (n - 1) // 2
     return PairCounts(
@@ -227,6 +225,13 @@ def _fenwick_discordant():
     except ImportError:  # pragma: no cover - depends on the scipy version
         return None
     return _kendall_dis
+
+
+def load_fenwick() -> bool:
+    """Import scipy's Fenwick counter now (with ``scipy.stats``, about a second), so that the
+    counts of :data:`FENWICK_LOADED_FROM` objects or more in this process use it; whether it
+    is there."""
+    return _fenwick_discordant() is not None
 
 
 def _discordant(key: np.ndarray, m: int) -> int:
@@ -325,8 +330,19 @@ def _check_values(values, name: str) -> np.ndarray:
 
 def _tied_pairs(sizes: np.ndarray) -> int:
     """Number of unordered pairs within groups of the given sizes."""
-    sizes = sizes.astype(np.int64)
-    return int((sizes * (sizes - 1) // 2).sum())
+    sizes = sizes.astype(np.uint64)
+    twice = np.multiply(sizes, sizes - (sizes > 0), out=sizes)  # L (L - 1), 0 for L = 0
+    return int(twice.sum(dtype=np.uint64)) // 2  # each L (L - 1) is even
+
+
+def _tied_in_sorted(s: np.ndarray) -> int:
+    """Number of unordered pairs of equal values in the sorted array ``s``: a run of L equal
+    values, L - 1 equal neighbours, holds L (L - 1) / 2."""
+    same = s[1:] == s[:-1]
+    if not same.any():
+        return 0
+    edges = np.flatnonzero(np.diff(same, prepend=False, append=False))  # where runs start and end
+    return _tied_pairs(edges[1::2] - edges[0::2] + 1)
 
 
 def _index_dtype(n: int):

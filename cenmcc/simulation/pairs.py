@@ -8,9 +8,10 @@ which need every matrix's values at once. A run keeps them out of its memory:
   place in one ``.npy`` file per column, in a temporary directory, as the chunks arrive; the
   files are read back memory-mapped, by whichever process needs them;
 - :func:`count_pairs` then runs, as parallel tasks in the workers: the order of the matrices
-  by K (one task), the dense ranks of each column overall and within each K (one task per
+  by K (one task), the dense ranks of each column overall and within each K (two tasks per
   column, written back to the store), and the counts of each pair of columns from their
-  ranks, overall and within each K (one task per pair; :func:`cenmcc.comparison.counts_from_ranks`).
+  ranks (:func:`cenmcc.comparison.counts_from_ranks`), overall and within each K (two tasks
+  per pair: one pair keeps two workers busy).
 
 Every count is an exact integer, so the result is the same for any number of workers and any
 schedule; the main process only waits.
@@ -27,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cenmcc.comparison import PairCounts, counts_from_ranks
+from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
 
 from .parallel import map_tasks
 
@@ -60,7 +61,7 @@ class ColumnStore:
         )
         self.dtypes: dict[str, np.dtype] = {}
         self._files: dict[str, tuple[int, int]] = {}  # name -> (file descriptor, header bytes)
-        self.ranked: dict[str, bool] = {}  # column -> whether its ranks within each K exist too
+        self.ranked: dict[str, set] = {}  # column -> the ranks made of it: "overall", "grouped"
         self.bounds: dict | None = None  # each K's rows in the order by K, once computed
 
     def path(self, name: str) -> Path:
@@ -176,22 +177,25 @@ def count_pairs(
         (store.bounds,) = map_tasks(
             _group_order, [directory], desc="pair counts: order by K", **parallel
         )
-    bounds = store.bounds if by_group else None
-    unranked = [n for n in names if n not in store.ranked or (by_group and not store.ranked[n])]
-    map_tasks(
-        _rank,
-        [(directory, name, by_group) for name in unranked],
-        desc="pair counts: ranks",
-        **parallel,
-    )
-    store.ranked |= dict.fromkeys(unranked, by_group)
-    counted = map_tasks(
-        _count,
-        [(directory, f, g, bounds) for f, g in pairs],
-        desc="pair counts",
-        **parallel,
-    )
-    return dict(zip(pairs, counted, strict=True))
+    parts = ("overall", "grouped") if by_group else ("overall",)
+    ranks = [
+        (directory, name, part)
+        for name in names
+        for part in parts
+        if part not in store.ranked.get(name, ())
+    ]
+    map_tasks(_rank, ranks, desc="pair counts: ranks", **parallel)
+    for _, name, part in ranks:
+        store.ranked.setdefault(name, set()).add(part)
+    counts = [(directory, f, g, None) for f, g in pairs]
+    if by_group:
+        counts += [(directory, f, g, store.bounds) for f, g in pairs]
+    counted = map_tasks(_count, counts, desc="pair counts", **parallel)
+    by_k = counted[len(pairs) :] if by_group else [{}] * len(pairs)
+    return {
+        pair: Counted(overall, grouped)
+        for pair, overall, grouped in zip(pairs, counted[: len(pairs)], by_k, strict=True)
+    }
 
 
 def _group_order(directory: str) -> dict[int, tuple[int, int]]:
@@ -205,36 +209,38 @@ def _group_order(directory: str) -> dict[int, tuple[int, int]]:
 
 
 def _rank(task) -> None:
-    """Task: the dense ranks of a column overall (``rank-NAME.npy``) and within each K, in the
-    order of ``order.npy`` (``grouped-rank-NAME.npy``)."""
-    directory, name, by_group = task
+    """Task: the dense ranks of a column, ``"overall"`` (``rank-NAME.npy``) or ``"grouped"``:
+    within each K, in the order of ``order.npy`` (``grouped-rank-NAME.npy``)."""
+    directory, name, part = task
     directory = Path(directory)
     values = np.load(directory / f"{name}.npy")
-    np.save(directory / f"rank-{name}.npy", dense_ranks(values))
-    if by_group:
+    if part == "overall":
+        np.save(directory / f"rank-{name}.npy", dense_ranks(values))
+    else:
         order = np.load(directory / "order.npy")
         group = np.load(directory / f"{GROUP}.npy")[order]
         ranks = _dense_ranks_by_group(group, values[order])
         np.save(directory / f"grouped-rank-{name}.npy", ranks)
 
 
-def _count(task) -> Counted:
-    """Task: the pair counts of two columns from their ranks, overall and within each K.
+def _count(task) -> PairCounts | dict[int, PairCounts]:
+    """Task: the pair counts of two columns from their ranks: overall (``bounds`` None), or
+    within each K (``bounds``: each K's rows in the order by K).
 
-    From 10⁶ matrices the overall count imports scipy's Fenwick counter, which then counts the
-    pairs within each K too (:data:`cenmcc.comparison.FENWICK_LOADED_FROM`).
+    From 10⁶ matrices the counts use scipy's Fenwick counter, within each K too
+    (:data:`cenmcc.comparison.FENWICK_FROM`, :data:`~cenmcc.comparison.FENWICK_LOADED_FROM`).
     """
     directory, f, g, bounds = task
     directory = Path(directory)
-    overall = counts_from_ranks(
-        np.load(directory / f"rank-{f}.npy"), np.load(directory / f"rank-{g}.npy")
-    )
-    by_group = {}
-    if bounds is not None:
-        rf = np.load(directory / f"grouped-rank-{f}.npy", mmap_mode="r")
-        rg = np.load(directory / f"grouped-rank-{g}.npy", mmap_mode="r")
-        by_group = {k: counts_from_ranks(rf[a:b], rg[a:b]) for k, (a, b) in bounds.items()}
-    return Counted(overall, by_group)
+    if bounds is None:
+        return counts_from_ranks(
+            np.load(directory / f"rank-{f}.npy"), np.load(directory / f"rank-{g}.npy")
+        )
+    rf = np.load(directory / f"grouped-rank-{f}.npy", mmap_mode="r")
+    if rf.size >= FENWICK_FROM:
+        load_fenwick()  # as the overall count does, in whichever worker: for groups of 10⁴ on
+    rg = np.load(directory / f"grouped-rank-{g}.npy", mmap_mode="r")
+    return {k: counts_from_ranks(rf[a:b], rg[a:b]) for k, (a, b) in bounds.items()}
 
 
 def _index_dtype(n: int):
