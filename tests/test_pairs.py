@@ -1,9 +1,12 @@
 """The exact pair counts of a run: per-matrix values spilled to files, counted in the workers."""
 
+import os
+
 import numpy as np
 import pytest
 
 import cenmcc
+from cenmcc.simulation import pairs
 from cenmcc.simulation.pairs import ColumnStore, count_pairs
 
 
@@ -49,3 +52,40 @@ def test_the_store_removes_its_files():
         directory = s.directory
         assert (directory / "a.npy").exists()
     assert not directory.exists()
+
+
+def test_a_derived_column_is_written_block_by_block_as_the_array_would_be(store, monkeypatch):
+    s, columns = store
+    monkeypatch.setattr(pairs, "BLOCK_ROWS", 700)
+    asked = []
+
+    def doubled(rows):
+        asked.append((rows.start, rows.stop))
+        return 2.0 * s.read("h", rows)
+
+    s.add("doubled", doubled)
+    np.testing.assert_array_equal(s.read("doubled"), 2.0 * columns["h"])
+    assert asked == [(a, min(a + 700, 3000)) for a in range(0, 3000, 700)]
+    with pytest.raises(ValueError, match=r"needs 700 values for rows 0\.\.699, got 3"):
+        s.add("short", lambda rows: np.zeros(3))
+
+
+def test_rows_of_a_column_are_read_into_memory(store):
+    s, columns = store
+    block = s.read("g", slice(1234, 2000))
+    assert not isinstance(block, np.memmap)
+    np.testing.assert_array_equal(block, columns["g"][1234:2000])
+    np.testing.assert_array_equal(s.read("K", slice(2990, None)), columns["K"][2990:])
+    with pytest.raises(ValueError, match="consecutive"):
+        s.read("g", slice(0, 10, 2))
+
+
+def test_a_column_is_written_whole_when_the_system_writes_part_of_it(monkeypatch):
+    # One pwrite writes at most about 2 GiB on Linux: a column of 3·10⁸ float64 values would
+    # lose its end if the store wrote it in one call.
+    write = os.pwrite
+    monkeypatch.setattr(os, "pwrite", lambda fd, data, offset: write(fd, data[:1000], offset))
+    values = np.random.default_rng(0).random(10_000)
+    with ColumnStore(values.size) as s:
+        s.add("x", values)
+        np.testing.assert_array_equal(s.read("x"), values)

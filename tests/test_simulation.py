@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cenmcc
-from cenmcc.simulation import KRatio, ParallelError, Simulation, run
+from cenmcc.simulation import KRatio, ParallelError, Simulation, pairs, run
 from cenmcc.simulation.engine import _jackknife_groups, jackknifed
 
 
@@ -95,6 +95,28 @@ def test_the_same_seed_gives_the_same_bits_for_any_workers_and_backend():
         ]
     assert len({json.dumps(r.summary) for r in runs}) == 1
     assert len(runs[1].processes) >= 1
+
+
+def test_the_k_ratio_counts_its_derived_columns_block_by_block(monkeypatch):
+    # k(K)·CEN is written to the store a block of rows at a time, never whole in the caller's
+    # memory; the counts are those of the whole columns.
+    sim = Simulation(uniform_counts, 500, measures=("cen", "mcc"), studies=(KRatio(n_resamples=40),))
+    whole = run(sim, jobs=1, quiet=True)
+    monkeypatch.setattr(pairs, "BLOCK_ROWS", 64)
+    written = []
+    write = pairs.ColumnStore.write
+    monkeypatch.setattr(
+        pairs.ColumnStore,
+        "write",
+        lambda store, start, columns: written.append(
+            {name: len(v) for name, v in columns.items()}
+        )
+        or write(store, start, columns),
+    )
+    blocks = run(sim, jobs=1, quiet=True)
+    assert json.dumps(blocks.summary) == json.dumps(whole.summary)
+    derived = [w["k_cen"] for w in written if "k_cen" in w]
+    assert derived == [64] * 7 + [500 - 7 * 64]
 
 
 @pytest.mark.parametrize(

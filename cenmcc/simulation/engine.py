@@ -522,8 +522,8 @@ class _Context:
     def __init__(self, sim: Simulation, store: ColumnStore, parallel: dict):
         self.simulation, self._store, self._parallel = sim, store, parallel
 
-    def column(self, name: str) -> np.ndarray:
-        return self._store.read(name)
+    def column(self, name: str, rows: slice | None = None) -> np.ndarray:
+        return self._store.read(name, rows)
 
     def count_pairs(self, columns: dict, pairs: list) -> dict:
         for name, values in columns.items():

@@ -35,6 +35,9 @@ from .parallel import map_tasks
 #: The column that groups the matrices (their number of classes).
 GROUP = "K"
 
+#: Rows of a derived column computed at once (:meth:`ColumnStore.add`): 32 MiB of float64.
+BLOCK_ROWS = 2**22
+
 #: Bytes a run's store holds on disk per matrix (fewer than 2**31 matrices): K (int16) and the
 #: order by K (int32), then per measure its value (float64) and, once counted, its dense ranks
 #: overall and within its K (int32 each). Measured: 38 bytes a matrix for 2 measures, 134 for 8.
@@ -73,7 +76,7 @@ class ColumnStore:
             self.ranked.pop(name, None)
             values = np.ascontiguousarray(values)
             fd, offset = self._open(name, values.dtype)
-            os.pwrite(fd, values.tobytes(), offset + start * values.itemsize)
+            _write_all(fd, memoryview(values).cast("B"), offset + start * values.itemsize)
 
     def _open(self, name: str, dtype: np.dtype) -> tuple[int, int]:
         if name not in self._files:
@@ -87,11 +90,22 @@ class ColumnStore:
             raise TypeError(f"column {name!r} is {self.dtypes[name]}, got values of {dtype}")
         return self._files[name]
 
-    def add(self, name: str, values: np.ndarray) -> None:
-        """A whole column at once (a value derived from the others, say)."""
-        if len(values) != self.n:
-            raise ValueError(f"column {name!r} needs {self.n} values, got {len(values)}")
-        self.write(0, {name: values})
+    def add(self, name: str, values) -> None:
+        """A whole column (a value derived from the others, say): an array of :attr:`n`
+        values, or a function of a range of rows (a ``slice``) returning their values, called
+        on consecutive blocks of :data:`BLOCK_ROWS` rows so that the column is never whole in
+        memory."""
+        blocks = [slice(0, self.n)] if not callable(values) else [
+            slice(a, min(a + BLOCK_ROWS, self.n)) for a in range(0, self.n, BLOCK_ROWS)
+        ]
+        for rows in blocks:
+            block = values(rows) if callable(values) else values
+            if len(block) != rows.stop - rows.start:
+                raise ValueError(
+                    f"column {name!r} needs {rows.stop - rows.start} values for rows "
+                    f"{rows.start}..{rows.stop - 1}, got {len(block)}"
+                )
+            self.write(rows.start, {name: block})
         self.flush()
 
     def flush(self) -> None:
@@ -100,9 +114,18 @@ class ColumnStore:
             os.close(fd)
         self._files.clear()
 
-    def read(self, name: str) -> np.ndarray:
-        """A column, memory-mapped read-only."""
-        return np.load(self.path(name), mmap_mode="r")
+    def read(self, name: str, rows: slice | None = None) -> np.ndarray:
+        """A column, memory-mapped read-only; or only its ``rows`` (a slice of consecutive
+        rows), read into memory, so that a process reading a column block by block does not
+        keep the blocks it has read mapped."""
+        whole = np.load(self.path(name), mmap_mode="r")
+        if rows is None:
+            return whole
+        start, stop, step = rows.indices(whole.shape[0])
+        if step != 1:
+            raise ValueError(f"rows must be consecutive, got a step of {step}")
+        offset = whole.offset + start * whole.itemsize
+        return np.fromfile(self.path(name), whole.dtype, max(stop - start, 0), offset=offset)
 
     def close(self) -> None:
         """Close the files and remove the directory (if this store made it)."""
@@ -115,6 +138,14 @@ class ColumnStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _write_all(fd: int, data: memoryview, offset: int) -> None:
+    """Write all of ``data`` at ``offset``: one ``pwrite`` writes at most about 2 GiB on
+    Linux, and may write less than it is given."""
+    while data:
+        written = os.pwrite(fd, data, offset)
+        data, offset = data[written:], offset + written
 
 
 def _npy_header(dtype: np.dtype, n: int) -> bytes:

@@ -27,6 +27,7 @@ study of Jurman et al. (2010, 2012): tMCC against k(K)·CEN (Eq. 3).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -96,14 +97,17 @@ class RunContext(Protocol):
 
     simulation: Any
 
-    def column(self, name: str) -> np.ndarray:
-        """The per-matrix values of a measure (or ``"K"``), in chunk order (memory-mapped)."""
+    def column(self, name: str, rows: slice | None = None) -> np.ndarray:
+        """The per-matrix values of a measure (or ``"K"``), in chunk order: memory-mapped, or
+        only the consecutive ``rows``, read into memory."""
 
     def count_pairs(self, columns: dict, pairs: list) -> dict:
         """Exact pair counts (:class:`cenmcc.PairCounts`) of each pair of named columns.
 
         ``columns`` adds per-matrix values of the study's own (derived from the others, say)
-        under new names; the counts run in the workers.
+        under new names: each an array of one value per matrix, or a function of a range of
+        rows (a ``slice``) returning their values, called block by block so that the
+        column is never whole in the caller's memory. The counts run in the workers.
         """
 
 
@@ -278,6 +282,10 @@ class KRatio:
             ks["_fitted"] = fit.curve
         return ks
 
+    def _times_k(self, run: RunContext, k: Callable, rows: slice) -> np.ndarray:
+        """``k(K)·denominator`` of the matrices ``rows`` of the run."""
+        return times_k(k, run.column("K", rows), run.column(self.denominator, rows))
+
     def summarize(self, state: KRatioState, run: RunContext) -> dict:
         per_k = per_k_table(state)
         fit = fit_k(per_k)
@@ -294,8 +302,10 @@ class KRatio:
                 for i, k in enumerate(state.moments.keys)
             },
         }
-        K, den = run.column("K"), run.column(self.denominator)
-        columns = {f"k{suffix}_{self.denominator}": times_k(k, K, den) for suffix, k in ks.items()}
+        columns = {
+            f"k{suffix}_{self.denominator}": functools.partial(self._times_k, run, k)
+            for suffix, k in ks.items()
+        }
         pairs = [(self.numerator, name) for name in columns]
         counted = run.count_pairs(columns, pairs)
         for (suffix, k), pair in zip(ks.items(), pairs, strict=True):
