@@ -9,8 +9,8 @@ scaled, and say so. Experiments: each ``python -m experiments`` command in a fre
 its wall time and the peak resident memory of its process tree (workers included), and the
 time of the computation alone as the run's ``timing.json`` reports it (generation, metrics and
 statistics; no start-up, figures or tables). Scale (``--scale``): the random-matrix experiment
-at 2·10⁵, 2·10⁶ and 2·10⁷ matrices, and at 2·10⁶ with 1, 2, 4, ... workers up to the cores,
-each in a fresh process, in ``scale.csv`` and ``scale.md``.
+at 2·10⁵, 2·10⁶, 2·10⁷ and 10⁸ matrices (about 10 minutes on two cores), and at 2·10⁶ with 1,
+2, 4, ... workers up to the cores, each in a fresh process, in ``scale.csv`` and ``scale.md``.
 
 Chunks: the CPU time of one chunk of the papers' generator (draws, CEN, MCC and tMCC, the
 reduction) and of its parts against their floors, in ``chunks.csv``. Measures (with
@@ -292,7 +292,7 @@ def measure_chunks(n_chunks: int = THROUGHPUT_CHUNKS, repeats: int = 3) -> pd.Da
 
 
 #: Sizes of the scale table (``--scale``), and the size of its ``--jobs`` series.
-SCALE_N = (200_000, 2_000_000, 20_000_000)
+SCALE_N = (200_000, 2_000_000, 20_000_000, 100_000_000)
 SCALE_JOBS_N = 2_000_000
 
 
@@ -441,7 +441,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         nargs="+",
         default=list(SCALE_N),
-        help="numbers of matrices of the scale table (default 2e5 2e6 2e7)",
+        help="numbers of matrices of the scale table (default 2e5 2e6 2e7 1e8)",
     )
     parser.add_argument(
         "--scale-jobs-n",
