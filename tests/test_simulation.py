@@ -100,7 +100,9 @@ def test_the_same_seed_gives_the_same_bits_for_any_workers_and_backend():
 def test_the_k_ratio_counts_its_derived_columns_block_by_block(monkeypatch):
     # k(K)·CEN is written to the store a block of rows at a time, never whole in the caller's
     # memory; the counts are those of the whole columns.
-    sim = Simulation(uniform_counts, 500, measures=("cen", "mcc"), studies=(KRatio(n_resamples=40),))
+    sim = Simulation(
+        uniform_counts, 500, measures=("cen", "mcc"), studies=(KRatio(n_resamples=40),)
+    )
     whole = run(sim, jobs=1, quiet=True)
     monkeypatch.setattr(pairs, "BLOCK_ROWS", 64)
     written = []
@@ -108,10 +110,10 @@ def test_the_k_ratio_counts_its_derived_columns_block_by_block(monkeypatch):
     monkeypatch.setattr(
         pairs.ColumnStore,
         "write",
-        lambda store, start, columns: written.append(
-            {name: len(v) for name, v in columns.items()}
-        )
-        or write(store, start, columns),
+        lambda store, start, columns: (
+            written.append({name: len(v) for name, v in columns.items()})
+            or write(store, start, columns)
+        ),
     )
     blocks = run(sim, jobs=1, quiet=True)
     assert json.dumps(blocks.summary) == json.dumps(whole.summary)

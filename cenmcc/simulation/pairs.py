@@ -95,9 +95,11 @@ class ColumnStore:
         values, or a function of a range of rows (a ``slice``) returning their values, called
         on consecutive blocks of :data:`BLOCK_ROWS` rows so that the column is never whole in
         memory."""
-        blocks = [slice(0, self.n)] if not callable(values) else [
-            slice(a, min(a + BLOCK_ROWS, self.n)) for a in range(0, self.n, BLOCK_ROWS)
-        ]
+        blocks = (
+            [slice(0, self.n)]
+            if not callable(values)
+            else [slice(a, min(a + BLOCK_ROWS, self.n)) for a in range(0, self.n, BLOCK_ROWS)]
+        )
         for rows in blocks:
             block = values(rows) if callable(values) else values
             if len(block) != rows.stop - rows.start:

@@ -32,6 +32,7 @@ data streams. Technical report, Google.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -243,7 +244,7 @@ def key_groups(key) -> list[tuple[int, slice | np.ndarray]]:
     edges = [0, *(np.flatnonzero(sorted_key[1:] != sorted_key[:-1]) + 1), key.size]
     return [
         (int(sorted_key[a]), slice(a, b) if order is None else order[a:b])
-        for a, b in zip(edges[:-1], edges[1:], strict=True)
+        for a, b in itertools.pairwise(edges)
         if b > a
     ]
 
