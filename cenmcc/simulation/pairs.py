@@ -31,6 +31,7 @@ import numpy as np
 from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
 
 from .parallel import map_tasks
+from .streaming import key_groups
 
 #: The column that groups the matrices (their number of classes).
 GROUP = "K"
@@ -210,15 +211,15 @@ def count_pairs(
         (store.bounds,) = map_tasks(
             _group_order, [directory], desc="pair counts: order by K", **parallel
         )
-    parts = ("overall", "grouped") if by_group else ("overall",)
+    parts = {"overall": None, "grouped": store.bounds} if by_group else {"overall": None}
     ranks = [
-        (directory, name, part)
+        (directory, name, part, bounds)
         for name in names
-        for part in parts
+        for part, bounds in parts.items()
         if part not in store.ranked.get(name, ())
     ]
     map_tasks(_rank, ranks, desc="pair counts: ranks", **parallel)
-    for _, name, part in ranks:
+    for _, name, part, _ in ranks:
         store.ranked.setdefault(name, set()).add(part)
     counts = [(directory, f, g, None) for f, g in pairs]
     if by_group:
@@ -236,23 +237,23 @@ def _group_order(directory: str) -> dict[int, tuple[int, int]]:
     group = np.load(Path(directory) / f"{GROUP}.npy")
     order = np.argsort(group, kind="stable")  # a radix sort for small integers
     np.save(Path(directory) / "order.npy", order.astype(_index_dtype(order.size)))
-    keys, starts = np.unique(group[order], return_index=True)
-    ends = [*starts[1:], order.size]
-    return {int(k): (int(a), int(b)) for k, a, b in zip(keys, starts, ends, strict=True)}
+    return {k: (rows.start, rows.stop) for k, rows in key_groups(group[order])}
 
 
 def _rank(task) -> None:
     """Task: the dense ranks of a column, ``"overall"`` (``rank-NAME.npy``) or ``"grouped"``:
-    within each K, in the order of ``order.npy`` (``grouped-rank-NAME.npy``)."""
-    directory, name, part = task
+    within each K (``bounds``: each K's rows in the order of ``order.npy``), in that order
+    (``grouped-rank-NAME.npy``)."""
+    directory, name, part, bounds = task
     directory = Path(directory)
     values = np.load(directory / f"{name}.npy")
     if part == "overall":
         np.save(directory / f"rank-{name}.npy", dense_ranks(values))
     else:
-        order = np.load(directory / "order.npy")
-        group = np.load(directory / f"{GROUP}.npy")[order]
-        ranks = _dense_ranks_by_group(group, values[order])
+        values = values[np.load(directory / "order.npy")]
+        ranks = np.empty(values.size, dtype=_index_dtype(values.size))
+        for a, b in bounds.values():
+            ranks[a:b] = dense_ranks(values[a:b])
         np.save(directory / f"grouped-rank-{name}.npy", ranks)
 
 
@@ -271,7 +272,7 @@ def _count(task) -> PairCounts | dict[int, PairCounts]:
         )
     rf = np.load(directory / f"grouped-rank-{f}.npy", mmap_mode="r")
     if rf.size >= FENWICK_FROM:
-        load_fenwick()  # as the overall count does, in whichever worker: for groups of 10⁴ on
+        load_fenwick()  # a large run's groups are large too: loaded, it counts them from 10⁴ on
     rg = np.load(directory / f"grouped-rank-{g}.npy", mmap_mode="r")
     return {k: counts_from_ranks(rf[a:b], rg[a:b]) for k, (a, b) in bounds.items()}
 
@@ -288,13 +289,4 @@ def dense_ranks(values: np.ndarray) -> np.ndarray:
     if values.size:
         ranks[order[0]] = 0
         ranks[order[1:]] = np.cumsum(s[1:] != s[:-1], dtype=ranks.dtype)
-    return ranks
-
-
-def _dense_ranks_by_group(group: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Dense ranks of ``values`` from 0 within each run of equal ``group`` (sorted by group)."""
-    ranks = np.empty(values.size, dtype=_index_dtype(values.size))
-    edges = np.flatnonzero(np.diff(group)) + 1
-    for a, b in zip([0, *edges], [*edges, values.size], strict=True):
-        ranks[a:b] = dense_ranks(values[a:b])
     return ranks

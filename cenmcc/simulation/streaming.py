@@ -241,7 +241,7 @@ def key_groups(key) -> list[tuple[int, slice | np.ndarray]]:
     else:
         order = np.argsort(key, kind="stable")
         sorted_key = key[order]
-    edges = [0, *(np.flatnonzero(sorted_key[1:] != sorted_key[:-1]) + 1), key.size]
+    edges = [0, *(np.flatnonzero(sorted_key[1:] != sorted_key[:-1]) + 1).tolist(), key.size]
     return [
         (int(sorted_key[a]), slice(a, b) if order is None else order[a:b])
         for a, b in itertools.pairwise(edges)
