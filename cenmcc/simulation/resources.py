@@ -82,9 +82,11 @@ def require_simulation(
     """Refuse, before any work, a simulation whose per-matrix values would not fit here.
 
     The run's store holds K and each measure, and the values its studies add for their own
-    pair counts (a study's ``pair_columns``, each counted against one more column); each
-    pair-count task, at most one per core (or ``jobs``) at once, needs
-    :data:`PAIR_COUNT_BYTES` a matrix of working memory.
+    pair counts (a study's ``pair_columns``, each counted against one more column). Each task
+    of the pair counts (:func:`cenmcc.simulation.pairs.count_pairs`: two per column to rank and
+    two per pair to count, overall and within K; one for each study column) needs at most
+    :data:`PAIR_COUNT_BYTES` a matrix of working memory, and the tasks of one phase run at
+    once, at most one per core (or ``jobs``).
 
     Parameters
     ----------
@@ -107,7 +109,9 @@ def require_simulation(
 
     added = sum(getattr(study, "pair_columns", 0) for study in sim.studies)
     columns = len(sim.resolved_measures) + added
-    tasks = 0 if scheduler else len(sim.resolved_pairs) + added
+    ranked = {name for pair in sim.resolved_pairs for name in pair}
+    phase = max(2 * len(ranked), 2 * len(sim.resolved_pairs), added)  # its most tasks at once
+    tasks = 0 if scheduler else phase
     disk = sim.n_matrices * (STORE_BYTES + STORE_BYTES_PER_MEASURE * columns)
     at_once = min(tasks, (os.cpu_count() or 1) if jobs < 0 else jobs)
     require_disk(disk, what)
