@@ -9,8 +9,10 @@ scaled, and say so. Experiments: each ``python -m experiments`` command in a fre
 its wall time and the peak resident memory of its process tree (workers included), and the
 time of the computation alone as the run's ``timing.json`` reports it (generation, metrics and
 statistics; no start-up, figures or tables). Scale (``--scale``): the random-matrix experiment
-at 2·10⁵, 2·10⁶, 2·10⁷ and 10⁸ matrices (about 10 minutes on two cores), and at 2·10⁶ with 1,
-2, 4, ... workers up to the cores, each in a fresh process, in ``scale.csv`` and ``scale.md``.
+at 2·10⁵, 2·10⁶, 2·10⁷ and 10⁸ matrices (about 10 minutes on two cores), and at 2·10⁶ (or
+each ``--scale-jobs-n``) with 1, 2, 4, ... workers up to the cores, each in a fresh process, in
+``scale.csv`` and ``scale.md``, with a digest of each run's statistics (the same for every
+number of workers).
 
 Chunks: the CPU time of one chunk of the papers' generator (draws, CEN, MCC and tMCC, the
 reduction) and of its parts against their floors, in ``chunks.csv``. Measures (with
@@ -23,6 +25,7 @@ Every run writes into a scratch directory, removed however the benchmark ends.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import tempfile
@@ -309,31 +312,39 @@ def jobs_series(cores: int) -> list[int]:
 
 
 def measure_scale(
-    sizes: list[int], jobs_n: int, jobs: list[int], extra: tuple[str, ...] = ()
+    sizes: list[int], jobs_sizes: list[int], jobs: list[int], extra: tuple[str, ...] = ()
 ) -> pd.DataFrame:
-    """``random-matrices`` at each of ``sizes`` (all cores), then at ``jobs_n`` for each ``jobs``.
+    """``random-matrices`` at each of ``sizes`` (all cores), then at each of ``jobs_sizes``
+    for each number of workers in ``jobs``.
 
     Each run is a fresh process writing into a scratch directory: its wall time, the time of
-    its computation alone (from its ``timing.json``), and the peak resident memory of its
-    process tree, workers included. ``extra`` is passed to every run (``--resamples 10``).
+    its computation alone (from its ``timing.json``), the peak resident memory of its
+    process tree, workers included, and a digest of the statistics it wrote, so that a
+    table shows whether the same seed gave the same bits for every number of workers.
+    ``extra`` is passed to every run (``--resamples 10``).
 
     Returns
     -------
     pandas.DataFrame
         One row per run: ``series`` ("size" or "jobs"), ``n``, ``jobs``, ``wall_seconds``,
         ``computation_seconds``, ``peak_memory_mib``, ``matrices_per_second`` (of the
-        computation), ``serial_fraction`` (the main process's share of the run's CPU time)
-        and ``amdahl_speedup_16`` (what that share allows on 16 cores).
+        computation), ``serial_fraction`` (the main process's share of the run's CPU time),
+        ``amdahl_speedup_16`` (what that share allows on 16 cores) and ``statistics_sha256``
+        (the first 12 hexadecimal digits of the SHA-256 of its ``summary.json`` without the
+        command that made it).
     """
-    runs = [("size", n, -1) for n in sizes] + [("jobs", jobs_n, j) for j in jobs]
+    runs = [("size", n, -1) for n in sizes]
+    runs += [("jobs", n, j) for n in jobs_sizes for j in jobs]
     rows = []
     with tempfile.TemporaryDirectory(prefix="cenmcc-scale-") as scratch:
         for series, n, j in runs:
             args = ["random-matrices", "--n", str(n), "--jobs", str(j), *extra]
             usage = run_measured(args, Path(scratch))
-            timing = json.loads(
-                (Path(scratch) / BY_COMMAND["random-matrices"].folder / TIMING).read_text()
-            )
+            folder = Path(scratch) / BY_COMMAND["random-matrices"].folder
+            timing = json.loads((folder / TIMING).read_text())
+            summary = json.loads((folder / "summary.json").read_text())
+            del summary["run"]  # the command and its arguments, --jobs among them
+            statistics = json.dumps(summary, sort_keys=True).encode()
             compute, serial = timing["computation_seconds"], timing["details"]["serial_fraction"]
             rows.append(
                 {
@@ -346,8 +357,11 @@ def measure_scale(
                     "matrices_per_second": n / compute,
                     "serial_fraction": serial,
                     "amdahl_speedup_16": amdahl(serial, 16),
+                    "statistics_sha256": hashlib.sha256(statistics).hexdigest()[:12],
                 }
             )
+            # A line a run: a long table leaves what it measured if it is stopped.
+            print(f"{' '.join(args)}: {usage.wall_seconds:.1f} s", flush=True)
     return pd.DataFrame(rows)
 
 
@@ -446,8 +460,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scale-jobs-n",
         type=positive_int,
-        default=SCALE_JOBS_N,
-        help="number of matrices of the --jobs series (default 2e6)",
+        nargs="+",
+        default=[SCALE_JOBS_N],
+        help="numbers of matrices of the --jobs series, and the smallest of the eight-measure"
+        " study (default 2e6)",
     )
     add_output_arguments(parser)
 
@@ -472,7 +488,7 @@ def main(args: argparse.Namespace, out: Path) -> Computed:
     if args.scale:
         scale = measure_scale(args.scale_n, args.scale_jobs_n, jobs_series(os.cpu_count()))
         print(_write(out, "scale", scale))
-        print(_write(out, "measures", measure_measures(args.scale_jobs_n)))
+        print(_write(out, "measures", measure_measures(min(args.scale_jobs_n))))
         return Computed(None)
     kernels = measure_kernels(args.sizes, args.cells, args.repeats)
     print(_write(out, "kernels", kernels))

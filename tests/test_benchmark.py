@@ -60,11 +60,16 @@ def test_jobs_series_doubles_up_to_the_cores():
 
 
 def test_scale_table_runs_each_size_and_each_jobs_count_in_a_fresh_process():
-    table = benchmark.measure_scale([300], 400, [2], extra=("--resamples", "40"))
+    table = benchmark.measure_scale([300], [400], [1, 2], extra=("--resamples", "40"))
     assert table[["series", "n", "jobs"]].to_dict("records") == [
         {"series": "size", "n": 300, "jobs": os.cpu_count()},
+        {"series": "jobs", "n": 400, "jobs": 1},
         {"series": "jobs", "n": 400, "jobs": 2},
     ]
+    # The same seed gives the same statistics for any number of workers, another n others.
+    digests = table["statistics_sha256"].tolist()
+    assert digests[1] == digests[2] != digests[0]
+    assert all(len(d) == 12 and int(d, 16) >= 0 for d in digests)
     # Computation is part of the command; a process tree holds at least an interpreter.
     assert (table["computation_seconds"] > 0).all()
     assert (table["computation_seconds"] < table["wall_seconds"]).all()
