@@ -176,23 +176,49 @@ def pair_counts(f, g, *, rtol: float = 0.0, atol: float = 0.0) -> PairCounts:
     return counts_from_ranks(_dense_ranks(f, rtol, atol), _dense_ranks(g, rtol, atol))
 
 
-def counts_from_ranks(rf: np.ndarray, rg: np.ndarray) -> PairCounts:
-    """:func:`pair_counts` of two dense rank arrays (integers from 0, equal ranks are ties).
+def counts_from_ranks(
+    rf: np.ndarray, rg: np.ndarray, lo: int = 0, hi: int | None = None
+) -> PairCounts:
+    """:func:`pair_counts` of two dense rank arrays (integers from 0, equal ranks are ties), or
+    of the pairs whose higher rank of f lies in ``[lo, hi)``.
 
     The objects are sorted by (rank of f, rank of g); a pair is then discordant exactly when it
     is an inversion of g's ranks (Knight 1966), counted by :func:`_discordant`.
+
+    A band ``[lo, hi)`` holds the pairs of two objects in it and the pairs of one object in it
+    with one below it (rank of f under ``lo``). The bands of a partition of f's ranks hold
+    every pair once, so their counts add up (:meth:`PairCounts.total`) to those of all pairs,
+    and several workers can count one pair of measures. A pair across the band's edge is tied
+    in g, or discordant, by a histogram of g's ranks below the edge: with ``h`` the number of
+    those objects at each rank of g and ``H`` its cumulative sum, an object of the band of
+    rank ``y`` is tied in g with ``h[y]`` of them and discordant with ``H[-1] - H[y]``.
     """
+    if lo == 0 and hi is None:
+        below = rf[:0]
+    else:
+        in_band = rf >= lo
+        if hi is not None:
+            in_band &= rf < hi
+        below = rg[rf < lo] if lo > 0 else rg[:0]
+        rf, rg = rf[in_band], rg[in_band]
     n = rf.size
-    tied_f = _tied_pairs(np.bincount(rf))
+    tied_f = _tied_pairs(np.bincount(rf - lo if lo else rf))
     tied_g = _tied_pairs(np.bincount(rg))
+    across, across_tied_g, across_discordant = below.size * n, 0, 0
+    if below.size and n:
+        h = np.bincount(below, minlength=int(rg.max()) + 1)
+        across_tied_g = int(h[rg].sum())
+        np.cumsum(h, out=h)
+        across_discordant = across - int(h[rg].sum())
     m = int(rg.max(initial=0)) + 1
     key = rf.astype(np.int64)
     key *= m
     key += rg
     key.sort()  # by f, ties in f by g
     tied_both = _tied_in_sorted(key)
-    discordant = _discordant(key, m)
-    n_pairs = n * (n - 1) // 2
+    discordant = _discordant(key, m) + across_discordant
+    tied_g += across_tied_g
+    n_pairs = n * (n - 1) // 2 + across
     return PairCounts(
         n_pairs=n_pairs,
         concordant=n_pairs - tied_f - tied_g + tied_both - discordant,

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import cenmcc
-from cenmcc.comparison import _count_inversions
+from cenmcc.comparison import _count_inversions, counts_from_ranks
 
 
 def brute_force(f, g):
@@ -32,6 +32,48 @@ def test_pair_counts_match_the_definitions(f, data):
     assert (c.concordant, c.discordant, c.f_only, c.g_only) == brute_force(f, g)
     total = c.concordant + c.discordant + c.f_only + c.g_only + c.both_tied
     assert total == c.n_pairs == len(f) * (len(f) - 1) // 2
+
+
+def brute_force_band(f, g, lo, hi):
+    """The counts of the pairs whose higher f lies in [lo, hi), one pair at a time."""
+    counts = dict.fromkeys(("n_pairs", "concordant", "discordant", "f_only", "g_only", "both"), 0)
+    for a in range(len(f)):
+        for b in range(a + 1, len(f)):
+            top = max(f[a], f[b])
+            if top < lo or (hi is not None and top >= hi):
+                continue
+            df, dg = np.sign(f[a] - f[b]), np.sign(g[a] - g[b])
+            if df == 0:
+                kind = "both" if dg == 0 else "g_only"  # only g orders the pair
+            elif dg == 0:
+                kind = "f_only"
+            else:
+                kind = "concordant" if df == dg else "discordant"
+            counts["n_pairs"] += 1
+            counts[kind] += 1
+    return counts
+
+
+@given(f=values, data=st.data())
+def test_the_counts_of_a_band_of_f_are_those_of_its_pairs(f, data):
+    g = data.draw(st.lists(st.integers(0, 5), min_size=len(f), max_size=len(f)))
+    lo = data.draw(st.integers(0, 7))
+    hi = data.draw(st.none() | st.integers(lo, 7))
+    c = counts_from_ranks(np.array(f, dtype=np.int32), np.array(g, dtype=np.int32), lo, hi)
+    got = (c.n_pairs, c.concordant, c.discordant, c.f_only, c.g_only, c.both_tied)
+    assert got == tuple(brute_force_band(f, g, lo, hi).values())
+
+
+def test_the_counts_of_bands_of_f_add_up_to_those_of_every_pair():
+    rng = np.random.default_rng(5)
+    for n, distinct in [(0, 1), (1, 1), (2000, 3), (2000, 40), (20_000, 20_000)]:
+        rf, rg = (rng.integers(0, distinct, n, dtype=np.int32) for _ in range(2))
+        whole = counts_from_ranks(rf, rg)
+        cuts = sorted({0, *rng.integers(0, n + 2, 6)})  # some beyond the ranks: empty bands
+        for edges in ([0, 1], [0, distinct // 2, distinct], cuts):
+            tops = [*edges[1:], None]
+            bands = [counts_from_ranks(rf, rg, a, b) for a, b in zip(edges, tops, strict=True)]
+            assert cenmcc.PairCounts.total(bands) == whole
 
 
 @given(st.lists(st.integers(0, 1000), max_size=300))

@@ -1,13 +1,16 @@
 """The exact pair counts of a run: per-matrix values spilled to files, counted in the workers."""
 
+import itertools
 import os
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import cenmcc
 from cenmcc.simulation import pairs
 from cenmcc.simulation.pairs import ColumnStore, count_pairs
+from cenmcc.simulation.resources import PAIR_COUNT_BYTES
 
 
 @pytest.fixture
@@ -36,6 +39,72 @@ def test_counts_equal_the_counts_of_the_columns(store, jobs, backend):
         assert counted[f, g].by_group == {
             int(k): cenmcc.pair_counts(x[k == K], y[k == K]) for k in np.unique(K)
         }
+
+
+@pytest.mark.parametrize("k", [2, 3, 7])
+def test_counts_split_into_bands_and_groups_of_k_are_those_of_one_task(store, monkeypatch, k):
+    s, columns = store
+    asked = []
+    monkeypatch.setattr(pairs, "splits", lambda *args: asked.append(args) or k)
+    counted = count_pairs(s, [("f", "g"), ("g", "h")], jobs=2, quiet=True)
+    assert asked == [(3000, 3, 2, None), (3000, 2, 2, None)]  # columns to rank, pairs to count
+    assert len(list(s.directory.glob("rank-g-*.npy"))) == k
+    for f, g in [("f", "g"), ("g", "h")]:
+        x, y, K = columns[f], columns[g], columns["K"]
+        assert counted[f, g].overall == cenmcc.pair_counts(x, y)
+        assert counted[f, g].by_group == {
+            int(k): cenmcc.pair_counts(x[k == K], y[k == K]) for k in np.unique(K)
+        }
+
+
+def test_bands_of_values_rank_each_value_by_how_many_are_smaller():
+    rng = np.random.default_rng(3)
+    values = np.concatenate(
+        [rng.integers(0, 30, 3000).astype(float), [np.nan] * 5, [-0.0, 0.0, np.inf, -np.inf]]
+    )
+    rng.shuffle(values)
+    numbers = ~np.isnan(values)
+    smaller = stats.rankdata(values[numbers], method="min") - 1
+    for k in (1, 2, 5, 40, 5000):
+        edges = [None, *pairs.value_edges(values, k), None]
+        assert len(edges) - 1 <= min(k, 33)  # an edge at each of 32 distinct numbers at most
+        ranks = np.full(values.size, -1)
+        for lo, hi in itertools.pairwise(edges):
+            rows, in_band = pairs.band_ranks(values, lo, hi)
+            assert rows.dtype == in_band.dtype == np.int32
+            assert (ranks[rows] == -1).all()  # each value in one band
+            ranks[rows] = in_band
+        np.testing.assert_array_equal(ranks[numbers], smaller)
+        # NaN last, each its own rank, as in a sort
+        assert sorted(ranks[~numbers]) == list(range(numbers.sum(), values.size))
+
+
+def test_a_pair_is_split_to_keep_every_worker_busy_in_the_memory_available(monkeypatch):
+    n = pairs.SPLIT_FROM
+    monkeypatch.setattr(pairs, "available_bytes", lambda: 2**60)
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    assert pairs.splits(n - 1, 1, 16) == 1  # small counts stay whole
+    assert pairs.splits(n, 1, 1) == 1
+    assert pairs.splits(n, 1, 16) == 16
+    assert pairs.splits(n, 3, 16) == 6
+    assert pairs.splits(n, 1, -1) == 4
+    assert pairs.splits(n, 1, 2, "tcp://cluster:8786") == 4  # its workers: this machine's cores
+    # Room for 8 tasks at once: two counts of a pair in 4 bands each, however many workers.
+    monkeypatch.setattr(pairs, "available_bytes", lambda: 8 * PAIR_COUNT_BYTES * n)
+    assert pairs.splits(n, 1, 16) == 4
+    monkeypatch.setattr(pairs, "available_bytes", lambda: 0)
+    assert pairs.splits(n, 1, 16) == 1
+
+
+def test_groups_are_parted_whole_and_in_order():
+    bounds = {3: (0, 10), 4: (10, 500), 5: (500, 520), 6: (520, 1000)}
+    for k in (1, 2, 3, 8):
+        parts = pairs._parts(bounds, k)
+        assert 1 <= len(parts) <= k
+        assert [key for part in parts for key in part] == list(bounds)
+        assert all(part[key] == bounds[key] for part in parts for key in part)
+    assert len(pairs._parts(bounds, 2)) == 2
+    assert pairs._parts({}, 4) == [{}]
 
 
 def test_a_column_of_another_type_or_length_is_refused(store):

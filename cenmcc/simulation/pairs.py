@@ -8,10 +8,13 @@ which need every matrix's values at once. A run keeps them out of its memory:
   place in one ``.npy`` file per column, in a temporary directory, as the chunks arrive; the
   files are read back memory-mapped, by whichever process needs them;
 - :func:`count_pairs` then runs, as parallel tasks in the workers: the order of the matrices
-  by K (one task), the dense ranks of each column overall and within each K (two tasks per
-  column, written back to the store), and the counts of each pair of columns from their
-  ranks (:func:`cenmcc.comparison.counts_from_ranks`), overall and within each K (two tasks
-  per pair: one pair keeps two workers busy).
+  by K (one task), the ranks of each column overall and within each K (written back to the
+  store), and the counts of each pair of columns from their ranks
+  (:func:`cenmcc.comparison.counts_from_ranks`), overall and within each K. From
+  :data:`SPLIT_FROM` matrices a column's overall ranks are split into bands of its values, a
+  pair's overall count into bands of the first column's ranks and its count within K into
+  groups of K, as many tasks as keep the workers busy (:func:`splits`): on 16 cores one pair
+  is counted by 32 tasks, not 2.
 
 Every count is an exact integer, so the result is the same for any number of workers and any
 schedule; the main process only waits.
@@ -31,6 +34,7 @@ import numpy as np
 from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
 
 from .parallel import map_tasks
+from .resources import PAIR_COUNT_BYTES, available_bytes
 from .streaming import key_groups
 
 #: The column that groups the matrices (their number of classes).
@@ -40,10 +44,14 @@ GROUP = "K"
 BLOCK_ROWS = 2**22
 
 #: Bytes a run's store holds on disk per matrix (fewer than 2**31 matrices): K (int16) and the
-#: order by K (int32), then per measure its value (float64) and, once counted, its dense ranks
-#: overall and within its K (int32 each). Measured: 38 bytes a matrix for 2 measures, 134 for 8.
+#: order by K (int32), then per measure its value (float64) and, once counted, its ranks
+#: overall (int32, with their rows, int32, where they are split into bands) and within its K
+#: (int32). Measured unsplit: 38 bytes a matrix for 2 measures, 134 for 8.
 STORE_BYTES = 2 + 4
-STORE_BYTES_PER_MEASURE = 8 + 4 + 4
+STORE_BYTES_PER_MEASURE = 8 + 4 + 4 + 4
+
+#: From this many matrices a pair's counts are split into several tasks (:func:`splits`).
+SPLIT_FROM = 1_000_000
 
 
 class ColumnStore:
@@ -65,7 +73,8 @@ class ColumnStore:
         )
         self.dtypes: dict[str, np.dtype] = {}
         self._files: dict[str, tuple[int, int]] = {}  # name -> (file descriptor, header bytes)
-        self.ranked: dict[str, set] = {}  # column -> the ranks made of it: "overall", "grouped"
+        # column -> the ranks made of it ("overall", "grouped") -> its number of distinct values
+        self.ranked: dict[str, dict[str, int]] = {}
         self.bounds: dict | None = None  # each K's rows in the order by K, once computed
 
     def path(self, name: str) -> Path:
@@ -211,25 +220,77 @@ def count_pairs(
         (store.bounds,) = map_tasks(
             _group_order, [directory], desc="pair counts: order by K", **parallel
         )
-    parts = {"overall": None, "grouped": store.bounds} if by_group else {"overall": None}
+    parallel_split = (parallel.get("jobs", -1), parallel.get("scheduler"))
+    bands = splits(store.n, len(names), *parallel_split)
     ranks = [
-        (directory, name, part, bounds)
+        (directory, name, "grouped", store.bounds)
         for name in names
-        for part, bounds in parts.items()
-        if part not in store.ranked.get(name, ())
+        if by_group and "grouped" not in store.ranked.get(name, {})
     ]
+    unranked = [name for name in names if "overall" not in store.ranked.get(name, {})]
+    ranks += [(directory, name, "overall", (b, bands)) for name in unranked for b in range(bands)]
     map_tasks(_rank, ranks, desc="pair counts: ranks", **parallel)
     for _, name, part, _ in ranks:
-        store.ranked.setdefault(name, set()).add(part)
-    counts = [(directory, f, g, None) for f, g in pairs]
+        store.ranked.setdefault(name, {})[part] = bands if part == "overall" else 1
+    k = splits(store.n, len(pairs), *parallel_split)
+    counts = [
+        (directory, (f, store.ranked[f]["overall"]), (g, store.ranked[g]["overall"]), band)
+        for f, g in pairs
+        for band in _bands(store.n, k)
+    ]
     if by_group:
-        counts += [(directory, f, g, store.bounds) for f, g in pairs]
+        counts += [
+            (directory, (f, 1), (g, 1), part) for f, g in pairs for part in _parts(store.bounds, k)
+        ]
     counted = map_tasks(_count, counts, desc="pair counts", **parallel)
-    by_k = counted[len(pairs) :] if by_group else [{}] * len(pairs)
+    overall: dict = {pair: [] for pair in pairs}
+    grouped: dict = {pair: {} for pair in pairs}
+    for (_, (f, _), (g, _), part), result in zip(counts, counted, strict=True):
+        if isinstance(part, dict):
+            grouped[f, g] |= result
+        else:
+            overall[f, g].append(result)
     return {
-        pair: Counted(overall, grouped)
-        for pair, overall, grouped in zip(pairs, counted[: len(pairs)], by_k, strict=True)
+        pair: Counted(PairCounts.total(overall[pair]), dict(sorted(grouped[pair].items())))
+        for pair in pairs
     }
+
+
+def splits(n: int, pairs: int, jobs: int, scheduler: str | None = None) -> int:
+    """How many tasks each of a pair's two counts (overall, within K) is split into.
+
+    As many as give every worker a task (``jobs`` workers, -1 for one per core, or this
+    machine's cores for a ``scheduler``'s cluster), one under :data:`SPLIT_FROM` matrices;
+    on this machine, no more than make the tasks that run at once fit in the memory available
+    now, at :data:`~cenmcc.simulation.resources.PAIR_COUNT_BYTES` a matrix each (so that a run
+    never needs more than the unsplit counts did). The counts are exact integers, the same for
+    any split.
+    """
+    workers = (os.cpu_count() or 1) if jobs < 0 or scheduler else jobs
+    if n < SPLIT_FROM or workers == 1:
+        return 1
+    wanted = -(-workers // pairs)
+    if scheduler:
+        return wanted
+    at_once = available_bytes() // (PAIR_COUNT_BYTES * n)
+    return max(1, min(wanted, at_once // (2 * pairs)))
+
+
+def _bands(n: int, k: int) -> list[tuple[int, int | None]]:
+    """``k`` bands ``[lo, hi)`` of the ranks ``0 .. n - 1`` of ``n`` values, the last open
+    (:func:`cenmcc.comparison.counts_from_ranks`); one, ``(0, None)``, for ``k = 1``."""
+    edges = sorted({n * i // k for i in range(k)})
+    return list(zip(edges, [*edges[1:], None], strict=True))
+
+
+def _parts(bounds: dict[int, tuple[int, int]], k: int) -> list[dict[int, tuple[int, int]]]:
+    """``bounds`` (each K's rows) in at most ``k`` parts of consecutive K, of about equal rows:
+    each K goes to the part its middle row falls in."""
+    n = max((b for _, b in bounds.values()), default=0)
+    parts: list[dict] = [{} for _ in range(k)]
+    for key, (a, b) in bounds.items():
+        parts[min(k - 1, (a + b) // 2 * k // max(n, 1))][key] = (a, b)
+    return [part for part in parts if part] or [{}]
 
 
 def _group_order(directory: str) -> dict[int, tuple[int, int]]:
@@ -241,40 +302,103 @@ def _group_order(directory: str) -> dict[int, tuple[int, int]]:
 
 
 def _rank(task) -> None:
-    """Task: the dense ranks of a column, ``"overall"`` (``rank-NAME.npy``) or ``"grouped"``:
-    within each K (``bounds``: each K's rows in the order of ``order.npy``), in that order
-    (``grouped-rank-NAME.npy``)."""
-    directory, name, part, bounds = task
+    """Task: ranks of a column, ``"overall"`` or ``"grouped"``.
+
+    Overall, band ``b`` of ``k`` of its values (:func:`value_edges`): the rows in the band and
+    their ranks among all the values (:func:`band_ranks`), as ``rank-NAME-b.npy`` (one row of
+    ranks for ``k = 1``, else the rows over the ranks). Grouped: dense ranks within each K
+    (``bounds``: each K's rows in the order of ``order.npy``), in that order
+    (``grouped-rank-NAME.npy``).
+    """
+    directory, name, part, arg = task
     directory = Path(directory)
-    values = np.load(directory / f"{name}.npy")
     if part == "overall":
-        np.save(directory / f"rank-{name}.npy", dense_ranks(values))
-    else:
-        values = values[np.load(directory / "order.npy")]
-        ranks = np.empty(values.size, dtype=_index_dtype(values.size))
-        for a, b in bounds.values():
-            ranks[a:b] = dense_ranks(values[a:b])
-        np.save(directory / f"grouped-rank-{name}.npy", ranks)
+        b, k = arg
+        values = np.load(directory / f"{name}.npy", mmap_mode="r")
+        edges = [None, *value_edges(values, k), None]  # fewer bands than k where values tie
+        rows = ranks = np.empty(0, dtype=_index_dtype(values.size))
+        if b + 1 < len(edges):
+            rows, ranks = band_ranks(values, *edges[b : b + 2])
+        np.save(directory / f"rank-{name}-{b}.npy", ranks if k == 1 else np.stack([rows, ranks]))
+        return
+    values = np.load(directory / f"{name}.npy")[np.load(directory / "order.npy")]
+    ranks = np.empty(values.size, dtype=_index_dtype(values.size))
+    for a, b in arg.values():
+        ranks[a:b] = dense_ranks(values[a:b])
+    np.save(directory / f"grouped-rank-{name}.npy", ranks)
+
+
+def value_edges(values: np.ndarray, k: int) -> list[float]:
+    """At most ``k - 1`` increasing edges that cut ``values`` into bands of about equal counts:
+    quantiles of every ``n // (1024 k)``-th value (NaN left out), the same in every task."""
+    if k == 1:
+        return []
+    sample = np.sort(values[:: max(1, values.size // (1024 * k))])
+    sample = sample[~np.isnan(sample)]
+    return sorted({float(sample[sample.size * i // k]) for i in range(1, k)} if sample.size else [])
+
+
+def band_ranks(values: np.ndarray, lo: float | None, hi: float | None):
+    """The rows of the values in ``[lo, hi)`` and their ranks among all ``values``: how many
+    values are smaller, so that equal values share a rank. No ``lo``: from the smallest; no
+    ``hi``: to the largest and NaN (last, each NaN its own rank, as NumPy sorts them).
+
+    Returns
+    -------
+    rows, ranks : numpy.ndarray
+        Of the index type of ``values`` (int32 below 2³¹ values).
+    """
+    dtype = _index_dtype(values.size)
+    smaller, band = 0, None
+    if lo is not None:
+        band = ~(values < lo)
+        smaller = values.size - int(np.count_nonzero(band))
+    if hi is not None:
+        band = values < hi if band is None else band & (values < hi)
+    rows = np.arange(values.size, dtype=dtype) if band is None else np.flatnonzero(band)
+    v = np.asarray(values[rows])
+    order = np.argsort(v)
+    s = v[order]
+    first = np.zeros(s.size, dtype=dtype)  # where each sorted value's run of equals starts
+    first[1:] = np.where(s[1:] != s[:-1], np.arange(1, s.size, dtype=dtype), 0)
+    np.maximum.accumulate(first, out=first)
+    ranks = np.empty_like(first)
+    ranks[order] = first + smaller
+    return rows.astype(dtype, copy=False), ranks
+
+
+def _overall_ranks(directory: Path, name: str, k: int) -> np.ndarray:
+    """The ranks of a column from its ``k`` band files (:func:`_rank`)."""
+    if k == 1:
+        return np.load(directory / f"rank-{name}-0.npy")
+    bands = [np.load(directory / f"rank-{name}-{b}.npy") for b in range(k)]
+    ranks = np.empty(sum(band.shape[-1] for band in bands), dtype=bands[0].dtype)
+    for band in bands:
+        if band.size:
+            ranks[band[0]] = band[1]
+    return ranks
 
 
 def _count(task) -> PairCounts | dict[int, PairCounts]:
-    """Task: the pair counts of two columns from their ranks: overall (``bounds`` None), or
-    within each K (``bounds``: each K's rows in the order by K).
+    """Task: the pair counts of two columns from their ranks: those of a band ``(lo, hi)`` of
+    the first column's ranks (:func:`cenmcc.comparison.counts_from_ranks`), or those within
+    each K of ``part`` (each K's rows in the order by K).
 
-    From 10⁶ matrices the counts use scipy's Fenwick counter, within each K too
+    From 10⁶ matrices the counts use scipy's Fenwick counter, in a band or within a K too
     (:data:`cenmcc.comparison.FENWICK_FROM`, :data:`~cenmcc.comparison.FENWICK_LOADED_FROM`).
     """
-    directory, f, g, bounds = task
+    directory, (f, kf), (g, kg), part = task
     directory = Path(directory)
-    if bounds is None:
-        return counts_from_ranks(
-            np.load(directory / f"rank-{f}.npy"), np.load(directory / f"rank-{g}.npy")
-        )
-    rf = np.load(directory / f"grouped-rank-{f}.npy", mmap_mode="r")
+    if isinstance(part, dict):
+        rf = np.load(directory / f"grouped-rank-{f}.npy", mmap_mode="r")
+        rg = np.load(directory / f"grouped-rank-{g}.npy", mmap_mode="r")
+    else:
+        rf, rg = _overall_ranks(directory, f, kf), _overall_ranks(directory, g, kg)
     if rf.size >= FENWICK_FROM:
-        load_fenwick()  # a large run's groups are large too: loaded, it counts them from 10⁴ on
-    rg = np.load(directory / f"grouped-rank-{g}.npy", mmap_mode="r")
-    return {k: counts_from_ranks(rf[a:b], rg[a:b]) for k, (a, b) in bounds.items()}
+        load_fenwick()  # a large run's bands and groups are large too: loaded, it counts them
+    if isinstance(part, dict):
+        return {k: counts_from_ranks(rf[a:b], rg[a:b]) for k, (a, b) in part.items()}
+    return counts_from_ranks(rf, rg, *part)
 
 
 def _index_dtype(n: int):

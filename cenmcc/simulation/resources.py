@@ -86,7 +86,8 @@ def require_simulation(
     of the pair counts (:func:`cenmcc.simulation.pairs.count_pairs`: two per column to rank and
     two per pair to count, overall and within K; one for each study column) needs at most
     :data:`PAIR_COUNT_BYTES` a matrix of working memory, and the tasks of one phase run at
-    once, at most one per core (or ``jobs``).
+    once, at most one per core (or ``jobs``). Large counts are split into more tasks
+    (:func:`cenmcc.simulation.pairs.splits`) only as far as the memory available then holds.
 
     Parameters
     ----------
