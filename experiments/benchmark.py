@@ -462,8 +462,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         nargs="+",
         default=[SCALE_JOBS_N],
-        help="numbers of matrices of the --jobs series, and the smallest of the eight-measure"
-        " study (default 2e6)",
+        help="numbers of matrices of the --jobs series (default 2e6); the eight-measure study"
+        " runs at the smallest",
     )
     add_output_arguments(parser)
 
