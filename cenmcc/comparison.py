@@ -179,8 +179,8 @@ def pair_counts(f, g, *, rtol: float = 0.0, atol: float = 0.0) -> PairCounts:
 def counts_from_ranks(
     rf: np.ndarray, rg: np.ndarray, lo: int = 0, hi: int | None = None
 ) -> PairCounts:
-    """:func:`pair_counts` of two dense rank arrays (integers from 0, equal ranks are ties), or
-    of the pairs whose higher rank of f lies in ``[lo, hi)``.
+    """:func:`pair_counts` of two rank arrays (integers from 0 in the order of the values, equal
+    ranks are ties; dense or not), or of the pairs whose higher rank of f lies in ``[lo, hi)``.
 
     The objects are sorted by (rank of f, rank of g); a pair is then discordant exactly when it
     is an inversion of g's ranks (Knight 1966), counted by :func:`_discordant`.
@@ -193,24 +193,24 @@ def counts_from_ranks(
     those objects at each rank of g and ``H`` its cumulative sum, an object of the band of
     rank ``y`` is tied in g with ``h[y]`` of them and discordant with ``H[-1] - H[y]``.
     """
-    if lo == 0 and hi is None:
-        below = rf[:0]
-    else:
+    below = rg[:0]
+    if lo > 0 or hi is not None:
         in_band = rf >= lo
         if hi is not None:
             in_band &= rf < hi
-        below = rg[rf < lo] if lo > 0 else rg[:0]
+        if lo > 0:
+            below = rg[rf < lo]
         rf, rg = rf[in_band], rg[in_band]
     n = rf.size
+    m = int(rg.max(initial=0)) + 1
     tied_f = _tied_pairs(np.bincount(rf - lo if lo else rf))
     tied_g = _tied_pairs(np.bincount(rg))
     across, across_tied_g, across_discordant = below.size * n, 0, 0
     if below.size and n:
-        h = np.bincount(below, minlength=int(rg.max()) + 1)
+        h = np.bincount(below, minlength=m)
         across_tied_g = int(h[rg].sum())
         np.cumsum(h, out=h)
         across_discordant = across - int(h[rg].sum())
-    m = int(rg.max(initial=0)) + 1
     key = rf.astype(np.int64)
     key *= m
     key += rg

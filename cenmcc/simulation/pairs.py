@@ -73,7 +73,7 @@ class ColumnStore:
         )
         self.dtypes: dict[str, np.dtype] = {}
         self._files: dict[str, tuple[int, int]] = {}  # name -> (file descriptor, header bytes)
-        # column -> the ranks made of it ("overall", "grouped") -> its number of distinct values
+        # column -> the ranks made of it ("overall", "grouped") -> how many files hold them
         self.ranked: dict[str, dict[str, int]] = {}
         self.bounds: dict | None = None  # each K's rows in the order by K, once computed
 
@@ -257,7 +257,8 @@ def count_pairs(
 
 
 def splits(n: int, pairs: int, jobs: int, scheduler: str | None = None) -> int:
-    """How many tasks each of a pair's two counts (overall, within K) is split into.
+    """How many tasks each of ``pairs`` items is split into: a pair's two counts (overall,
+    within K), or a column's overall ranks (then ``pairs`` counts the columns).
 
     As many as give every worker a task (``jobs`` workers, -1 for one per core, or this
     machine's cores for a ``scheduler``'s cluster), one under :data:`SPLIT_FROM` matrices;
@@ -355,8 +356,11 @@ def band_ranks(values: np.ndarray, lo: float | None, hi: float | None):
         smaller = values.size - int(np.count_nonzero(band))
     if hi is not None:
         band = values < hi if band is None else band & (values < hi)
-    rows = np.arange(values.size, dtype=dtype) if band is None else np.flatnonzero(band)
-    v = np.asarray(values[rows])
+    if band is None:
+        rows, v = np.arange(values.size, dtype=dtype), np.array(values)
+    else:
+        rows = np.flatnonzero(band)
+        v = values[rows]
     order = np.argsort(v)
     s = v[order]
     first = np.zeros(s.size, dtype=dtype)  # where each sorted value's run of equals starts
