@@ -154,7 +154,10 @@ class Counts:
         matrices.
         """
         cells = self.scratch("cells")
-        np.positive(self.C, out=cells)  # copyto can pick a slow order for the transposition
+        if self.n_classes >= CLASSES_FIRST:
+            np.copyto(cells, self.C, "unsafe")
+        else:  # copyto can pick a slow order for the transposition
+            np.positive(self.C, out=cells)
         cells = cells.view()
         cells.flags.writeable = False
         return cells
@@ -173,12 +176,15 @@ class Counts:
         return self._workspace.get(name, class_axes)[: self.C.shape[0]]
 
     def _sums_cells(self, *, few_classes: bool = False) -> bool:
-        """Whether to sum :attr:`cells` rather than the counts, for integer counts stored class
-        by class whose sums are exact in float64: once the cells are made (by CEN), or for the
-        row and column sums (``few_classes=True``) below :data:`_CELLS_FOR_SUMS` classes, where
-        summing over K in the counts' layout costs more than making the cells."""
+        """Whether to sum :attr:`cells` rather than the counts, for integer counts whose sums
+        are exact in float64 (in any order): once the cells are made (by CEN), or for the row
+        and column sums (``few_classes=True``) below :data:`_CELLS_FOR_SUMS` classes, where
+        summing over K in the counts' layout costs more than making the cells. Stored class by
+        class, the cells are summed over the matrices' rows or columns, a vector loop over the
+        matrices; from :data:`CLASSES_FIRST` classes on, a matrix product with a vector of
+        ones sums each matrix's rows and columns faster than any reduction of the counts."""
         K = self.n_classes
-        if self.C.dtype.kind == "f" or K >= CLASSES_FIRST or self.max_count * K * K >= _EXACT_FLOAT:
+        if self.C.dtype.kind == "f" or self.max_count * K * K >= _EXACT_FLOAT:
             return False
         return "cells" in vars(self) or (few_classes and K < _CELLS_FOR_SUMS)
 
@@ -191,8 +197,14 @@ class Counts:
             return np.einsum(subscripts, self.C)
         sums = self._per_class_int64()
         if self._sums_cells(few_classes=True):
-            name = f"sums over axis {axis}"
-            np.copyto(sums, self.cells.sum(axis=axis, out=self.scratch(name, 1)), "unsafe")
+            out = self.scratch(f"sums over axis {axis}", 1)
+            if self.n_classes < CLASSES_FIRST:
+                self.cells.sum(axis=axis, out=out)
+            elif axis == -1:
+                np.matmul(self.cells, np.ones(self.n_classes), out=out)
+            else:
+                np.matmul(np.ones(self.n_classes), self.cells, out=out)
+            np.copyto(sums, out, "unsafe")
         else:
             np.einsum(subscripts, self.C, out=sums)
         return sums
@@ -427,7 +439,8 @@ def _empty(stack: tuple, shape: tuple, K: int, dtype=np.float64) -> np.ndarray:
     matrices innermost) below :data:`CLASSES_FIRST` classes."""
     if K >= CLASSES_FIRST:
         return np.empty(stack + shape, dtype)
-    return np.moveaxis(np.empty(shape + stack, dtype), range(len(shape)), range(-len(shape), 0))
+    a, b = len(shape), len(stack)
+    return np.empty(shape + stack, dtype).transpose(*range(a, a + b), *range(a))
 
 
 def as_counts(C) -> Counts:
