@@ -79,6 +79,30 @@ def test_bands_of_values_rank_each_value_by_how_many_are_smaller():
         assert sorted(ranks[~numbers]) == list(range(numbers.sum(), values.size))
 
 
+@pytest.mark.parametrize("piece", [1, 7, 64, 10**6])
+def test_ranks_sorted_in_pieces_are_those_of_one_sort(monkeypatch, piece):
+    """Cut into pieces of increasing values, sorted one at a time, the values get the ranks
+    of one sort: minimal (how many are smaller) and dense, ties in one piece, NaN last."""
+    monkeypatch.setattr(pairs, "SORT_PIECE", piece)
+    rng = np.random.default_rng(5)
+    values = np.concatenate([rng.integers(0, 40, 900) / 4, rng.random(300), [np.nan] * 7])
+    rng.shuffle(values)
+    numbers = ~np.isnan(values)
+    rows, smaller = pairs.band_ranks(values, 2.0, None)  # from 2 up: offset by those below
+    band = ~(values < 2.0)
+    np.testing.assert_array_equal(rows, np.flatnonzero(band))
+    expected = stats.rankdata(values[numbers], method="min") - 1
+    np.testing.assert_array_equal(smaller[numbers[band]], expected[values[numbers] >= 2.0])
+    assert sorted(smaller[~numbers[band]]) == list(range(numbers.sum(), values.size))
+    dense = pairs.dense_ranks(values)
+    np.testing.assert_array_equal(
+        dense[numbers], stats.rankdata(values[numbers], method="dense") - 1
+    )
+    distinct = np.unique(values[numbers]).size
+    assert sorted(dense[~numbers]) == list(range(distinct, distinct + 7))
+    assert pairs.dense_ranks(values[:0]).size == 0
+
+
 def test_a_pair_is_split_to_keep_every_worker_busy_in_the_memory_available(monkeypatch):
     n = pairs.SPLIT_FROM
     monkeypatch.setattr(pairs, "available_bytes", lambda: 2**60)

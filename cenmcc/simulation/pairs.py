@@ -361,14 +361,7 @@ def band_ranks(values: np.ndarray, lo: float | None, hi: float | None):
     else:
         rows = np.flatnonzero(band)
         v = values[rows]
-    order = np.argsort(v)
-    s = v[order]
-    first = np.zeros(s.size, dtype=dtype)  # where each sorted value's run of equals starts
-    first[1:] = np.where(s[1:] != s[:-1], np.arange(1, s.size, dtype=dtype), 0)
-    np.maximum.accumulate(first, out=first)
-    ranks = np.empty_like(first)
-    ranks[order] = first + smaller
-    return rows.astype(dtype, copy=False), ranks
+    return rows.astype(dtype, copy=False), _ranks(v, dense=False, offset=smaller)
 
 
 def _overall_ranks(directory: Path, name: str, k: int) -> np.ndarray:
@@ -411,10 +404,52 @@ def _index_dtype(n: int):
 
 def dense_ranks(values: np.ndarray) -> np.ndarray:
     """Dense ranks from 0 (equal values share a rank), int32 when they fit."""
-    order = np.argsort(values)
-    s = values[order]
+    return _ranks(values, dense=True)
+
+
+#: Values sorted at once by :func:`_ranks`: a piece's sort and its rank arrays stay in cache.
+SORT_PIECE = 2**20
+
+
+def _ranks(values: np.ndarray, *, dense: bool, offset: int = 0) -> np.ndarray:
+    """Ranks of ``values`` plus ``offset``: dense (equal values share a rank, the next value has
+    the next rank) or minimal (how many values are smaller); NaN last, each its own rank.
+
+    Above :data:`SORT_PIECE` values the values are cut into pieces of increasing values at
+    quantiles of a sample (:func:`value_edges`), and each piece is sorted and ranked on its own,
+    its ranks offset by the pieces below it. Equal values fall in one piece, so the ranks are
+    those of one sort of all the values; a sort of 2·10⁷ values at once costs more than twice
+    as much, in cache misses.
+    """
     ranks = np.empty(values.size, dtype=_index_dtype(values.size))
-    if values.size:
-        ranks[order[0]] = 0
-        ranks[order[1:]] = np.cumsum(s[1:] != s[:-1], dtype=ranks.dtype)
+    for rows in _pieces(values):
+        v = values if rows is None else values[rows]
+        order = np.argsort(v)
+        s = v[order]
+        piece = np.zeros(s.size, dtype=ranks.dtype)
+        if dense:
+            np.cumsum(s[1:] != s[:-1], out=piece[1:])
+        else:  # where each sorted value's run of equals starts
+            piece[1:] = np.where(s[1:] != s[:-1], np.arange(1, s.size, dtype=ranks.dtype), 0)
+            np.maximum.accumulate(piece, out=piece)
+        piece += offset
+        ranks[order if rows is None else rows[order]] = piece
+        if s.size:
+            offset = int(piece[-1]) + 1 if dense else offset + s.size
     return ranks
+
+
+def _pieces(values: np.ndarray) -> Iterable[np.ndarray | None]:
+    """The rows of ``values`` in pieces of about :data:`SORT_PIECE`, each piece's values all
+    below the next's (None: one piece, every row)."""
+    k = -(-values.size // SORT_PIECE)
+    if k <= 1:
+        yield None
+        return
+    edges = value_edges(values, k)
+    piece = np.searchsorted(edges, values, side="right")  # NaN after every edge
+    order = np.argsort(piece.astype(np.uint16), kind="stable")  # a radix sort; k < 2**16
+    start = 0
+    for size in np.bincount(piece, minlength=len(edges) + 1):
+        yield order[start : start + size]
+        start += size
