@@ -24,28 +24,50 @@ class Usage(NamedTuple):
     returncode: int
 
 
-def _tree_rss_bytes(root: int) -> int:
-    """Resident bytes of ``root`` and all its descendants, from /proc."""
-    parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            statm = (entry / "statm").read_text().split()
-        except OSError:  # the process ended while we looked
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        parents[int(entry.name)] = int(fields[1])
-        rss[int(entry.name)] = int(statm[1]) * PAGE_BYTES
-    tree, frontier = {root}, [root]
-    while frontier:
-        parent = frontier.pop()
-        children = [pid for pid, ppid in parents.items() if ppid == parent and pid not in tree]
-        tree.update(children)
-        frontier.extend(children)
-    return sum(rss.get(pid, 0) for pid in tree)
+class ProcessTree:
+    """The processes descended from ``root``, followed from one scan of /proc to the next.
+
+    Each process's parent is read once, in the first scan that sees it: a scan lists /proc and
+    reads the parents of the processes new since the last scan, then the resident set of each
+    member. Reading every process's ``stat`` at every scan, every 20 ms, took 14% of a core,
+    taken from the command it measured on a 2-core machine. A process stays a member once
+    seen in the tree, also if its parent ends before it (and it is given to another parent).
+    """
+
+    def __init__(self, root: int):
+        self.member = {root: True}  # pid -> whether it descends from root (root included)
+
+    def rss_bytes(self) -> int:
+        """Resident bytes of the tree's processes now."""
+        pids = {int(name) for name in os.listdir("/proc") if name.isdigit()}
+        for gone in self.member.keys() - pids:  # a pid used again later is a new process
+            del self.member[gone]
+        parents = {pid: _parent(pid) for pid in pids - self.member.keys()}
+        for pid in parents:
+            chain = []
+            while pid in parents and pid not in self.member:  # new processes up to a known one
+                chain.append(pid)
+                pid = parents[pid]
+            inside = self.member.get(pid, False)  # an unknown or ended parent: not ours
+            self.member.update(dict.fromkeys(chain, inside))
+        return sum(_rss_bytes(pid) for pid, inside in self.member.items() if inside)
+
+
+def _parent(pid: int) -> int | None:
+    """The parent of ``pid`` (None if it has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat[stat.rindex(")") + 2 :].split()[1])
+
+
+def _rss_bytes(pid: int) -> int:
+    """Resident bytes of ``pid`` (0 if it has ended)."""
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
+    except OSError:
+        return 0
 
 
 #: Seconds a measured command has to stop after SIGTERM before it is killed.
@@ -60,10 +82,10 @@ def measure(args: list[str], *, interval: float = 0.02, cwd: Path | None = None)
     """
     start = time.perf_counter()
     process = subprocess.Popen([sys.executable, *args], cwd=cwd, stdout=subprocess.DEVNULL)
-    peak = 0
+    tree, peak = ProcessTree(process.pid), 0
     try:
         while process.poll() is None:
-            peak = max(peak, _tree_rss_bytes(process.pid))
+            peak = max(peak, tree.rss_bytes())
             time.sleep(interval)
     except BaseException:  # interrupted: stop the command too, and let it clean up
         process.terminate()
