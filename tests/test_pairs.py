@@ -125,6 +125,22 @@ def test_a_pair_is_split_to_keep_every_worker_busy_in_the_memory_available(monke
     assert pairs.splits(n, 1, 16) == 1
 
 
+def test_each_ks_rows_in_the_order_by_k_come_from_a_count_of_each_k(monkeypatch):
+    monkeypatch.setattr(pairs, "BLOCK_ROWS", 7)  # counted over several blocks
+    K = np.random.default_rng(4).choice([3, 5, 9], size=100).astype(np.int16)
+    with ColumnStore(K.size) as s:
+        s.write(0, {"K": K})
+        s.flush()
+        bounds = pairs.group_bounds(s)
+        order = pairs._group_order(s.directory)
+    assert list(bounds) == [3, 5, 9]
+    assert [b for _, b in bounds.values()][-1] == K.size
+    for k, (a, b) in bounds.items():
+        assert b - a == np.count_nonzero(k == K)
+        assert (K[order[a:b]] == k).all()
+        assert (np.diff(order[a:b]) > 0).all()  # stable: each K's rows in their order
+
+
 def test_groups_are_parted_whole_and_in_order():
     bounds = {3: (0, 10), 4: (10, 500), 5: (500, 520), 6: (520, 1000)}
     for k in (1, 2, 3, 8):

@@ -403,10 +403,10 @@ def test_a_simulations_footprint_counts_its_measures_pairs_and_study_columns(mon
     monkeypatch.setattr(resources, "require_memory", lambda n, what: asked.update(memory=n))
     sim = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"), studies=(KRatio(),))
     resources.require_simulation(sim, what="--n 1,000", jobs=2)
-    # K and the order by K (6 bytes), then cen, mcc, tmcc and the study's two k·CEN (20 each:
+    # K (2 bytes), then cen, mcc, tmcc and the study's two k·CEN (20 each:
     # the value, its ranks overall with their rows, and within K); pair-count tasks, two at
     # once on two workers.
-    assert asked == {"disk": 1000 * (6 + 20 * 5), "memory": 1000 * 56 * 2}
+    assert asked == {"disk": 1000 * (2 + 20 * 5), "memory": 1000 * 56 * 2}
     # One pair: its two columns ranked overall and within K are four tasks, all at once on four.
     one_pair = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"))
     resources.require_simulation(one_pair, what="--n 1,000", jobs=4)

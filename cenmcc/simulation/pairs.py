@@ -7,9 +7,9 @@ which need every matrix's values at once. A run keeps them out of its memory:
 - :class:`ColumnStore` writes each chunk's per-matrix values (K and every measure) at their
   place in one ``.npy`` file per column, in a temporary directory, as the chunks arrive; the
   files are read back memory-mapped, by whichever process needs them;
-- :func:`count_pairs` then runs, as parallel tasks in the workers: the order of the matrices
-  by K (one task), the ranks of each column overall and within each K (written back to the
-  store), and the counts of each pair of columns from their ranks
+- :func:`count_pairs` then runs, as parallel tasks in the workers, the ranks of each column
+  overall and within each K (written back to the store; each task that ranks within K sorts
+  the matrices by K itself), and the counts of each pair of columns from their ranks
   (:func:`cenmcc.comparison.counts_from_ranks`), overall and within each K. From
   :data:`SPLIT_FROM` matrices a column's overall ranks are split into bands of its values, a
   pair's overall count into bands of the first column's ranks and its count within K into
@@ -36,7 +36,6 @@ from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_
 
 from .parallel import map_tasks
 from .resources import PAIR_COUNT_BYTES, available_bytes
-from .streaming import key_groups
 
 #: The column that groups the matrices (their number of classes).
 GROUP = "K"
@@ -44,11 +43,12 @@ GROUP = "K"
 #: Rows of a derived column computed at once (:meth:`ColumnStore.add`): 32 MiB of float64.
 BLOCK_ROWS = 2**22
 
-#: Bytes a run's store holds on disk per matrix (fewer than 2**31 matrices): K (int16) and the
-#: order by K (int32), then per measure its value (float64) and, once counted, its ranks
-#: overall (int32, with their rows, int32, where they are split into bands) and within its K
-#: (int32). Measured unsplit: 38 bytes a matrix for 2 measures, 134 for 8.
-STORE_BYTES = 2 + 4
+#: Bytes a run's store holds on disk per matrix (fewer than 2**31 matrices): K (int16), then
+#: per measure its value (float64) and, once counted, its ranks overall (int32, with their
+#: rows, int32, where they are split into bands) and within its K (int32). Measured unsplit,
+#: with the order by K (int32) that the store then held too: 38 bytes a matrix for 2
+#: measures, 134 for 8.
+STORE_BYTES = 2
 STORE_BYTES_PER_MEASURE = 8 + 4 + 4 + 4
 
 #: From this many matrices a pair's counts are split into several tasks (:func:`splits`).
@@ -218,9 +218,7 @@ def count_pairs(
     names = list(dict.fromkeys(name for pair in pairs for name in pair))
     directory = str(store.directory)
     if by_group and store.bounds is None:
-        (store.bounds,) = map_tasks(
-            _group_order, [directory], desc="pair counts: order by K", **parallel
-        )
+        store.bounds = group_bounds(store)
     parallel_split = (parallel.get("jobs", -1), parallel.get("scheduler"))
     bands = splits(store.n, len(names), *parallel_split)
     ranks = [
@@ -308,12 +306,23 @@ def _parts(bounds: dict[int, tuple[int, int]], k: int) -> list[dict[int, tuple[i
     return [part for part in parts if part] or [{}]
 
 
-def _group_order(directory: str) -> dict[int, tuple[int, int]]:
-    """Task: the matrices in increasing K (stable), saved as ``order.npy``; each K's rows there."""
-    group = np.load(Path(directory) / f"{GROUP}.npy")
-    order = np.argsort(group, kind="stable")  # a radix sort for small integers
-    np.save(Path(directory) / "order.npy", order.astype(_index_dtype(order.size)))
-    return {k: (rows.start, rows.stop) for k, rows in key_groups(group[order])}
+def group_bounds(store: ColumnStore) -> dict[int, tuple[int, int]]:
+    """Each K's rows ``(start, stop)`` in the order of the matrices by K (:func:`_group_order`),
+    from a count of each K, block by block (in the calling process: a pass over 2 bytes a
+    matrix)."""
+    counts = np.zeros(0, dtype=np.int64)
+    for start in range(0, store.n, BLOCK_ROWS):
+        block = store.read(GROUP, slice(start, start + BLOCK_ROWS))
+        found = np.bincount(block, minlength=counts.size)
+        found[: counts.size] += counts
+        counts = found
+    stops = np.cumsum(counts)
+    return {k: (int(stops[k] - counts[k]), int(stops[k])) for k in np.flatnonzero(counts)}
+
+
+def _group_order(directory: Path) -> np.ndarray:
+    """The matrices in increasing K, stable (a radix sort of the int16 K)."""
+    return np.argsort(np.load(directory / f"{GROUP}.npy"), kind="stable")
 
 
 def _rank(task) -> None:
@@ -322,7 +331,7 @@ def _rank(task) -> None:
     Overall, band ``b`` of ``k`` of its values (:func:`value_edges`): the rows in the band and
     their ranks among all the values (:func:`band_ranks`), as ``rank-NAME-b.npy`` (one row of
     ranks for ``k = 1``, else the rows over the ranks). Grouped: dense ranks within each K
-    (``bounds``: each K's rows in the order of ``order.npy``), in that order
+    (``bounds``: each K's rows in the order by K, :func:`_group_order`), in that order
     (``grouped-rank-NAME.npy``).
     """
     directory, name, part, arg = task
@@ -336,7 +345,7 @@ def _rank(task) -> None:
             rows, ranks = band_ranks(values, *edges[b : b + 2])
         np.save(directory / f"rank-{name}-{b}.npy", ranks if k == 1 else np.stack([rows, ranks]))
         return
-    values = np.load(directory / f"{name}.npy")[np.load(directory / "order.npy")]
+    values = np.load(directory / f"{name}.npy")[_group_order(directory)]
     ranks = np.empty(values.size, dtype=_index_dtype(values.size))
     for a, b in arg.values():
         ranks[a:b] = dense_ranks(values[a:b])
