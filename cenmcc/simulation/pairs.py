@@ -13,8 +13,8 @@ which need every matrix's values at once. A run keeps them out of its memory:
   (:func:`cenmcc.comparison.counts_from_ranks`), overall and within each K. From
   :data:`SPLIT_FROM` matrices a column's overall ranks are split into bands of its values, a
   pair's overall count into bands of the first column's ranks and its count within K into
-  groups of K, in the parts that end soonest on the workers (:func:`splits`): on 16 cores one
-  pair is counted by 32 tasks, not 2.
+  groups of K, as many tasks as keep the workers busy (:func:`splits`): on 16 cores one pair
+  is counted by 32 tasks, not 2.
 
 Every count is an exact integer, so the result is the same for any number of workers and any
 schedule; the main process only waits.
@@ -26,7 +26,6 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable
-from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
@@ -259,13 +258,9 @@ def splits(n: int, pairs: int, jobs: int, scheduler: str | None = None) -> int:
     """How many tasks each of ``pairs`` items is split into: a pair's two counts (overall,
     within K), or a column's overall ranks (then ``pairs`` counts the columns).
 
-    The split that ends soonest on ``jobs`` workers (-1 for one per core, or this machine's
-    cores for a ``scheduler``'s cluster), one under :data:`SPLIT_FROM` matrices: in ``b``
-    parts, the ``pairs * b`` tasks run in ``ceil(pairs * b / workers)`` rounds, each as long
-    as a part, ``1 / b`` of an item, plus :data:`TASK_COST`, what every task costs whatever
-    its part (it reads the whole column); the fewest parts among equals. Three columns on two
-    workers are ranked in halves (three rounds of half a column, not two of a whole one).
-    On this machine, no more than make the tasks that run at once fit in the memory available
+    As many as give every worker a task (``jobs`` workers, -1 for one per core, or this
+    machine's cores for a ``scheduler``'s cluster), one under :data:`SPLIT_FROM` matrices;
+    on this machine, no more than make the tasks that run at once fit in the memory available
     now, at :data:`~cenmcc.simulation.resources.PAIR_COUNT_BYTES` a matrix each (so that a run
     never needs more than the unsplit counts did). The counts are exact integers, the same for
     any split.
@@ -273,20 +268,11 @@ def splits(n: int, pairs: int, jobs: int, scheduler: str | None = None) -> int:
     workers = (os.cpu_count() or 1) if jobs < 0 or scheduler else jobs
     if n < SPLIT_FROM or workers == 1:
         return 1
-    wanted = min(
-        range(1, workers + 1),
-        key=lambda b: -(-pairs * b // workers) * (Fraction(1, b) + TASK_COST),
-    )
+    wanted = -(-workers // pairs)
     if scheduler:
         return wanted
     at_once = available_bytes() // (PAIR_COUNT_BYTES * n)
     return max(1, min(wanted, at_once // (2 * pairs)))
-
-
-#: What a task of :func:`splits` costs whatever its part, as a fraction of a whole item's work:
-#: a band of ranks or of counts reads and compares the whole column, a few passes over it,
-#: about a twentieth of ranking or counting all of it (measured at 2·10⁷ matrices).
-TASK_COST = Fraction(1, 20)
 
 
 def _bands(n: int, k: int) -> list[tuple[int, int | None]]:
