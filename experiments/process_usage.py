@@ -43,12 +43,12 @@ class ProcessTree:
         for gone in self.member.keys() - pids:  # a pid used again later is a new process
             del self.member[gone]
         parents = {pid: _parent(pid) for pid in pids - self.member.keys()}
-        for pid in parents:
-            chain = []
-            while pid in parents and pid not in self.member:  # new processes up to a known one
-                chain.append(pid)
-                pid = parents[pid]
-            inside = self.member.get(pid, False)  # an unknown or ended parent: not ours
+        for new in parents:
+            chain, ancestor = [], new
+            while ancestor in parents and ancestor not in self.member:  # up to a known one
+                chain.append(ancestor)
+                ancestor = parents[ancestor]
+            inside = self.member.get(ancestor, False)  # an unknown or ended parent: not ours
             self.member.update(dict.fromkeys(chain, inside))
         return sum(_rss_bytes(pid) for pid, inside in self.member.items() if inside)
 

@@ -31,7 +31,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
+from cenmcc.comparison import (
+    FENWICK_FROM,
+    PairCounts,
+    _index_dtype,
+    counts_from_ranks,
+    load_fenwick,
+)
 
 from .parallel import map_tasks
 from .resources import PAIR_COUNT_BYTES, available_bytes
@@ -405,10 +411,6 @@ def _count(task) -> PairCounts | dict[int, PairCounts]:
     if isinstance(part, dict):
         return {k: counts_from_ranks(rf[a:b], rg[a:b]) for k, (a, b) in part.items()}
     return counts_from_ranks(rf, rg, *part)
-
-
-def _index_dtype(n: int):
-    return np.int32 if n < 2**31 - 1 else np.int64
 
 
 def dense_ranks(values: np.ndarray) -> np.ndarray:
