@@ -22,9 +22,9 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -174,6 +174,15 @@ class Counts:
         if self._workspace is None:
             return _empty(self.C.shape[:-2], self.C.shape[-2:][:class_axes], self.n_classes)
         return self._workspace.get(name, class_axes)[: self.C.shape[0]]
+
+    def _once(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """``compute()``, called once per ``key`` on this ``Counts``: in a block of
+        :meth:`blocks`, a value that several kernels of one :func:`evaluate` share (the MCC, for
+        the MCC's and the tMCC's kernels), kept until the next block."""
+        memo = vars(self).setdefault("_memo", {})
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
     def _sums_cells(self, *, few_classes: bool = False) -> bool:
         """Whether to sum :attr:`cells` rather than the counts, for integer counts whose sums

@@ -20,15 +20,23 @@ def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
 
     The numerator ``c s - sum_k t_k p_k`` and the variances ``s^2 - sum_k p_k^2`` and
     ``s^2 - sum_k t_k^2`` are exact integers (:mod:`cenmcc._exact`), each rounded once; the
-    result is within 3 units in the last place of the exact MCC.
+    result is within 3 units in the last place of the exact MCC. Computed once per block and
+    ``zero_division``, for every kernel that needs it (the MCC's and the tMCC's, say), and
+    read-only.
     """
+    return m._once(("mcc", zero_division), lambda: _mcc_of(m, zero_division))
+
+
+def _mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
     undefined = m.exact.zero("var_pred") | m.exact.zero("var_true")
     with np.errstate(all="ignore"):  # the slow rows are replaced
         den = m.exact.term("var_pred") * m.exact.term("var_true")
         values, n_undefined = divide(
             m.exact.term("numerator"), np.sqrt(den, out=den), zero_division, undefined
         )
-    return m.exact.override(values, exact_mcc), n_undefined
+    values = m.exact.override(values, exact_mcc)
+    values.flags.writeable = False
+    return values, n_undefined
 
 
 def exact_mcc(terms: dict) -> float | None:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import cenmcc
+from cenmcc import correlation
 from cenmcc._marginals import Kernel, Partial
 
 REQUIRED = ["cen", "mcc", "cohen_kappa", "accuracy", "balanced_accuracy", "tmcc", "f1_macro"]
@@ -142,6 +143,29 @@ def test_every_measure_sees_the_same_blocks(stack, tiny_blocks):
     assert all(a is b for a, b in zip(seen["a"], seen["b"], strict=True))
     assert "true" in seen["a"][0].__dict__  # a marginal that CEN cached, there for "b"
     np.testing.assert_array_equal(values["a"], cenmcc.accuracy(stack["int"]))
+
+
+def test_mcc_and_tmcc_share_each_blocks_mcc(stack, tiny_blocks, monkeypatch):
+    """The tMCC is computed from the MCC: asked for together, each block's MCC is computed once,
+    and both keep the bits they have alone."""
+    blocks = []
+    compute = correlation._mcc_of
+
+    def counted(m, zero_division):
+        blocks.append(m)
+        return compute(m, zero_division)
+
+    monkeypatch.setattr(correlation, "_mcc_of", counted)
+    values, undefined = cenmcc.measures(stack["int"], ["mcc", "tmcc"], count_undefined=True)
+    shared = len(blocks)
+    assert shared > 10
+    assert len({id(b) for b in blocks}) == shared  # once per block
+    assert undefined["mcc"] == undefined["tmcc"] > 0  # each counts the 0/0 MCCs it filled
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        np.testing.assert_array_equal(values["mcc"], cenmcc.mcc(stack["int"]))
+        np.testing.assert_array_equal(values["tmcc"], cenmcc.tmcc(stack["int"]))
+    assert len(blocks) == 3 * shared  # alone, each of the two computes it again
 
 
 def test_a_user_measure_without_a_kernel_gets_the_validated_counts(stack):
