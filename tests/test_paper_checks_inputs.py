@@ -2,6 +2,7 @@
 missing one is never rerun in its place, and a run stopped by SIGINT or SIGTERM exits 130 or 143
 at once, leaving its previous outputs whole."""
 
+import dataclasses
 import json
 import math
 import os
@@ -324,6 +325,41 @@ def test_monte_carlo_distance_uses_the_run_to_run_standard_error(tmp_path, monke
     fake["standard_errors"]["pearson_tmcc_kcen"] = -1
     _write(tmp_path, "random_matrices", json.dumps(fake))
     assert "is not a positive number" in je.monte_carlo_distance("pearson_tmcc_kcen", 0.99).reason
+
+
+def test_monte_carlo_distance_adds_the_sd_over_seeds_of_the_same_simulation(tmp_path, monkeypatch):
+    """With a committed validation of the same simulation, the detail gives the distance with
+    the statistic's SD from seed to seed too; a validation of another simulation is ignored."""
+    from cenmcc.simulation.papers import PaperGenerator
+    from paper_checks import jurman_experiments as je
+
+    config = json.loads(json.dumps(dataclasses.asdict(PaperGenerator()))) | {"chunk_size": 10}
+    fake = {
+        "n_matrices": 100,
+        "pearson_cen_mcc": -0.9,
+        "k_fit": {},
+        "config": config,
+        "pearson_tmcc_kcen": 0.9951,
+        "standard_errors": {"pearson_tmcc_kcen": 1e-4},
+    }
+    _write(tmp_path, "random_matrices", json.dumps(fake))
+    simulation = {"generator": repr(PaperGenerator()), "n_matrices": 100, "chunk_size": 10}
+    stat = {"mean": 0.9950, "seed_sd": 2e-4, "seeds": 7}
+    validation = {"simulation": simulation, "statistics": {"studies.k_ratio.pearson": stat}}
+    (tmp_path / je.VALIDATION).mkdir()
+    path = tmp_path / je.VALIDATION / "validation.json"
+    path.write_text(json.dumps(validation))
+    monkeypatch.setattr(summaries, "figures_dir", tmp_path)
+    got = je.monte_carlo_distance("pearson_tmcc_kcen", 0.9941477)
+    assert got.value == pytest.approx((0.9951 - 0.9941477) / (2**0.5 * 1e-4))  # its own SE
+    run, mean = ((x - 0.9941477) / (2**0.5 * 2e-4) for x in (0.9951, 0.9950))
+    assert f"over the 7 seeds of {je.VALIDATION}" in got.detail
+    assert f"this run is {run:+.1f} standard errors" in got.detail
+    assert f"the seeds' mean {mean:+.1f}" in got.detail
+    assert "this run's SE is 0.50 times it" in got.detail
+    for other in ({"n_matrices": 200}, {"generator": repr(PaperGenerator(k_range=(3, 4)))}):
+        path.write_text(json.dumps(validation | {"simulation": simulation | other}))
+        assert "seeds" not in je.monte_carlo_distance("pearson_tmcc_kcen", 0.9941477).detail
 
 
 def test_a_signal_while_a_missing_experiment_runs_stops_everything_at_once(tmp_path):
