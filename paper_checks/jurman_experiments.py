@@ -36,8 +36,9 @@ from statistics import NormalDist
 import numpy as np
 
 from cenmcc.simulation.papers import PaperGenerator
+from cenmcc.simulation.result import describe
 from experiments.protocol import N_PRINTED, THRESHOLD
-from experiments.random_matrices import PRINTED
+from experiments.random_matrices import PRINTED, Config
 
 from . import summaries
 from .record import (
@@ -158,20 +159,19 @@ def _over_seeds(s, key: str, printed_value: float) -> str:
     try:
         validation = json.loads(path.read_text())
         stat = validation["statistics"][VALIDATED[key]]
-        simulation = validation["simulation"]
         config = s["config"]
-        fields = {f.name: config[f.name] for f in dataclasses.fields(PaperGenerator)}
+        generator = {f.name: config[f.name] for f in dataclasses.fields(PaperGenerator)}
+        run = Config(
+            n_matrices=s["n_matrices"],
+            generator=PaperGenerator(
+                **{name: tuple(v) if isinstance(v, list) else v for name, v in generator.items()}
+            ),
+            chunk_size=config["chunk_size"],
+        )
+        validated = validation["simulation"] | {"seed": None}  # its seeds are other seeds
     except (OSError, ValueError, KeyError, TypeError):
         return ""
-    generator = PaperGenerator(
-        **{name: tuple(v) if isinstance(v, list) else v for name, v in fields.items()}
-    )
-    same = (
-        simulation.get("generator") == repr(generator)
-        and simulation.get("n_matrices") == s["n_matrices"]
-        and simulation.get("chunk_size") == config["chunk_size"]
-    )
-    if not same:
+    if describe(run.simulation()) | {"seed": None} != validated:
         return ""
     spread = math.sqrt(2) * stat["seed_sd"]
     return (

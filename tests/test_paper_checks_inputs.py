@@ -331,6 +331,8 @@ def test_monte_carlo_distance_adds_the_sd_over_seeds_of_the_same_simulation(tmp_
     """With a committed validation of the same simulation, the detail gives the distance with
     the statistic's SD from seed to seed too; a validation of another simulation is ignored."""
     from cenmcc.simulation.papers import PaperGenerator
+    from cenmcc.simulation.result import describe
+    from experiments.random_matrices import Config
     from paper_checks import jurman_experiments as je
 
     config = json.loads(json.dumps(dataclasses.asdict(PaperGenerator()))) | {"chunk_size": 10}
@@ -343,7 +345,7 @@ def test_monte_carlo_distance_adds_the_sd_over_seeds_of_the_same_simulation(tmp_
         "standard_errors": {"pearson_tmcc_kcen": 1e-4},
     }
     _write(tmp_path, "random_matrices", json.dumps(fake))
-    simulation = {"generator": repr(PaperGenerator()), "n_matrices": 100, "chunk_size": 10}
+    simulation = describe(Config(n_matrices=100, chunk_size=10).simulation())
     stat = {"mean": 0.9950, "seed_sd": 2e-4, "seeds": 7}
     validation = {"simulation": simulation, "statistics": {"studies.k_ratio.pearson": stat}}
     (tmp_path / je.VALIDATION).mkdir()
@@ -357,7 +359,11 @@ def test_monte_carlo_distance_adds_the_sd_over_seeds_of_the_same_simulation(tmp_
     assert f"this run is {run:+.1f} standard errors" in got.detail
     assert f"the seeds' mean {mean:+.1f}" in got.detail
     assert "this run's SE is 0.50 times it" in got.detail
-    for other in ({"n_matrices": 200}, {"generator": repr(PaperGenerator(k_range=(3, 4)))}):
+    for other in (
+        {"n_matrices": 200},
+        {"generator": repr(PaperGenerator(k_range=(3, 4)))},
+        {"measures": ["cen", "mcc"]},
+    ):
         path.write_text(json.dumps(validation | {"simulation": simulation | other}))
         assert "seeds" not in je.monte_carlo_distance("pearson_tmcc_kcen", 0.9941477).detail
 
