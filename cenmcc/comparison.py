@@ -161,9 +161,10 @@ def pair_counts(f, g, *, rtol: float = 0.0, atol: float = 0.0) -> PairCounts:
     -----
     Knight's (1966) method: the objects sorted by f, ties in f broken by g, a pair is
     discordant exactly when it is an inversion of g; tied pairs come from the sizes of the tie
-    groups of f, of g and of (f, g). One sort of the combined ranks and one count of
-    discordant pairs, by the Fenwick tree of ``scipy.stats.kendalltau`` (a bitwise inversion
-    count in NumPy where scipy lacks it); about 50 bytes an object of working memory.
+    groups of f, of g and of (f, g). One sort of the combined ranks (none where f ties no two
+    objects) and one count of discordant pairs, by the Fenwick tree of
+    ``scipy.stats.kendalltau`` (a bitwise inversion count in NumPy where scipy lacks it);
+    about 50 bytes an object of working memory.
 
     Examples
     --------
@@ -183,7 +184,10 @@ def counts_from_ranks(
     ranks are ties; dense or not), or of the pairs whose higher rank of f lies in ``[lo, hi)``.
 
     The objects are sorted by (rank of f, rank of g); a pair is then discordant exactly when it
-    is an inversion of g's ranks (Knight 1966), counted by :func:`_discordant`.
+    is an inversion of g's ranks (Knight 1966), counted by :func:`_discordant`. Where f ties no
+    two objects (its ranks are then a permutation of ``lo .. lo + n - 1``, dense or not) that
+    order is a placement of g's ranks at f's, one pass instead of a sort
+    (:func:`_placed_by_ranks`).
 
     A band ``[lo, hi)`` holds the pairs of two objects in it and the pairs of one object in it
     with one below it (rank of f under ``lo``). The bands of a partition of f's ranks hold
@@ -203,7 +207,6 @@ def counts_from_ranks(
         rf, rg = rf[in_band], rg[in_band]
     n = rf.size
     m = int(rg.max(initial=0)) + 1
-    tied_f = _tied_pairs(np.bincount(rf - lo if lo else rf))
     tied_g = _tied_pairs(np.bincount(rg))
     across, across_tied_g, across_discordant = below.size * n, 0, 0
     if below.size and n:
@@ -211,12 +214,21 @@ def counts_from_ranks(
         across_tied_g = int(h[rg].sum())
         np.cumsum(h, out=h)
         across_discordant = across - int(h[rg].sum())
-    key = rf.astype(np.int64)
-    key *= m
-    key += rg
-    key.sort()  # by f, ties in f by g
-    tied_both = _tied_in_sorted(key)
-    discordant = _discordant(key, m) + across_discordant
+    placed = _placed_by_ranks(rf, rg, lo)
+    if placed is not None:  # f ties no two objects
+        tied_f = tied_both = 0
+        discordant = _discordant(None, placed)
+    else:
+        tied_f = _tied_pairs(np.bincount(rf - lo if lo else rf))
+        key = rf.astype(np.int64)
+        key *= m
+        key += rg
+        key.sort()  # by f, ties in f by g
+        tied_both = _tied_in_sorted(key)
+        x, y = np.divmod(key, m)
+        del key
+        discordant = _discordant(x, y)
+    discordant += across_discordant
     tied_g += across_tied_g
     n_pairs = n * (n - 1) // 2 + across
     return PairCounts(
@@ -227,6 +239,18 @@ def counts_from_ranks(
         g_only=tied_f - tied_both,
         both_tied=tied_both,
     )
+
+
+def _placed_by_ranks(rf: np.ndarray, rg: np.ndarray, lo: int) -> np.ndarray | None:
+    """g's ranks in the order of f's, ``placed[rf - lo] = rg``, where f's ranks are
+    ``lo .. lo + n - 1`` each once; None where they are not (f ties two objects, its ranks
+    are not dense from ``lo``)."""
+    n = rf.size
+    if n == 0 or int(rf.min()) != lo or int(rf.max()) != lo + n - 1:
+        return None
+    placed = np.full(n, -1, dtype=rg.dtype)
+    placed[rf - lo if lo else rf] = rg
+    return placed if int(placed.min()) >= 0 else None  # n ranks in n places: all, or a tie
 
 
 #: From this many objects the discordant pairs are counted by scipy's Fenwick tree (importing
@@ -260,18 +284,19 @@ def load_fenwick() -> bool:
     return _fenwick_discordant() is not None
 
 
-def _discordant(key: np.ndarray, m: int) -> int:
-    """Inversions of ``key % m`` in the sorted ``key = rank_f * m + rank_g`` (consumes key)."""
-    loaded = "scipy.stats" in sys.modules and key.size >= FENWICK_LOADED_FROM
-    kendall_dis = _fenwick_discordant() if loaded or key.size >= FENWICK_FROM else None
-    if kendall_dis is None or key.size < 2:
-        np.remainder(key, m, out=key)  # g's ranks in that order
-        return _count_inversions(key.astype(_index_dtype(key.size)), overwrite=True)
-    x, y = np.divmod(key, m)
-    del key
+def _discordant(x: np.ndarray | None, y: np.ndarray) -> int:
+    """Pairs ``i < j`` with ``x[i] < x[j]`` and ``y[i] > y[j]``, for ``x`` non-decreasing
+    integers (None: ``0, 1, .., n - 1``) and ``y`` non-negative integers, non-decreasing
+    within each run of equal ``x`` (consumes both)."""
+    loaded = "scipy.stats" in sys.modules and y.size >= FENWICK_LOADED_FROM
+    kendall_dis = _fenwick_discordant() if loaded or y.size >= FENWICK_FROM else None
+    if kendall_dis is None or y.size < 2:
+        return _count_inversions(y.astype(_index_dtype(y.size)), overwrite=True)
+    x = np.arange(y.size, dtype=np.intp) if x is None else x.astype(np.intp, copy=False)
+    y = y.astype(np.intp, copy=False)
     x += 1
     y += 1
-    return int(kendall_dis(x.astype(np.intp, copy=False), y.astype(np.intp, copy=False)))
+    return int(kendall_dis(x, y))
 
 
 def degree_of_consistency(f, g, *, rtol: float = 0.0, atol: float = 0.0) -> float:

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import cenmcc
-from cenmcc.comparison import _count_inversions, counts_from_ranks
+from cenmcc import comparison
+from cenmcc.comparison import _count_inversions, _placed_by_ranks, counts_from_ranks
 
 
 def brute_force(f, g):
@@ -62,6 +63,52 @@ def test_the_counts_of_a_band_of_f_are_those_of_its_pairs(f, data):
     c = counts_from_ranks(np.array(f, dtype=np.int32), np.array(g, dtype=np.int32), lo, hi)
     got = (c.n_pairs, c.concordant, c.discordant, c.f_only, c.g_only, c.both_tied)
     assert got == tuple(brute_force_band(f, g, lo, hi).values())
+
+
+@given(n=st.integers(0, 30), data=st.data())
+def test_the_counts_where_f_ties_nothing_are_those_of_its_pairs(n, data):
+    """f's ranks a permutation (the placement in one pass, not the sort), every band."""
+    f = data.draw(st.permutations(range(n)))
+    g = data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))
+    lo = data.draw(st.integers(0, n + 1))
+    hi = data.draw(st.none() | st.integers(lo, n + 1))
+    rf, rg = np.array(f, dtype=np.int32), np.array(g, dtype=np.int32)
+    c = counts_from_ranks(rf, rg, lo, hi)
+    got = (c.n_pairs, c.concordant, c.discordant, c.f_only, c.g_only, c.both_tied)
+    assert got == tuple(brute_force_band(f, g, lo, hi).values())
+
+
+def test_g_is_placed_at_f_exactly_where_f_ties_nothing():
+    g = np.array([7, 5, 9], dtype=np.int32)
+    assert _placed_by_ranks(np.array([2, 0, 1]), g, 0).tolist() == [5, 9, 7]
+    assert _placed_by_ranks(np.array([4, 2, 3]), g, 2).tolist() == [5, 9, 7]  # a band from 2
+    assert _placed_by_ranks(np.array([2, 0, 2]), g, 0) is None  # a tie: a place left empty
+    assert _placed_by_ranks(np.array([0, 0, 2]), g, 0) is None
+    assert _placed_by_ranks(np.array([3, 1, 2]), g, 0) is None  # not from lo
+    assert _placed_by_ranks(np.array([], dtype=np.int32), g[:0], 0) is None
+
+
+def test_placed_and_sorted_counts_agree_with_the_fenwick_counter(monkeypatch):
+    """At 3·10⁵ objects (scipy's Fenwick tree), f without ties and f with a few."""
+    rng = np.random.default_rng(11)
+    n = 300_000
+    rf = rng.permutation(n).astype(np.int32)
+    rg = np.minimum(rf + rng.integers(-50_000, 50_000, n), n + 10).clip(0).astype(np.int32)
+    placed = counts_from_ranks(rf, rg)
+    tied = rf.copy()
+    tied[rf == 1] = 0  # two objects at f's rank 0: the sort, not the placement
+    monkeypatch.setattr(comparison, "FENWICK_FROM", 0)
+    assert _placed_by_ranks(rf, rg, 0) is not None
+    assert _placed_by_ranks(tied, rg, 0) is None
+    sorted_counts = counts_from_ranks(tied, rg)
+    assert sorted_counts.g_only + sorted_counts.both_tied == 1
+    # The pair made tied in f moved from concordant or discordant to tied; the rest is equal.
+    assert placed.concordant + placed.discordant == (
+        sorted_counts.concordant + sorted_counts.discordant + sorted_counts.g_only
+    )
+    monkeypatch.setattr(comparison, "FENWICK_FROM", 10**12)
+    monkeypatch.setattr(comparison, "FENWICK_LOADED_FROM", 10**12)
+    assert counts_from_ranks(rf, rg) == placed  # NumPy's inversion count, the same pairs
 
 
 def test_the_counts_of_bands_of_f_add_up_to_those_of_every_pair():

