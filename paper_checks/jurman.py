@@ -627,7 +627,7 @@ RECORDS = (
         headline=True,
         reason="The preprint's first line divides by N instead of by the number of errors, so it "
         "is not scale-invariant and differs from the second line.",
-        note="The journal prints sum_{i != j} C_ij, which makes the two lines equal "
+        note="The journal prints sum_{{i != j}} C_ij, which makes the two lines equal "
         "(plos2012-eq3-lines).",
     ),
     Record(

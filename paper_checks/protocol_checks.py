@@ -10,6 +10,8 @@ summary.json``, read here through :func:`paper_checks.summaries.load_summary`).
 
 from __future__ import annotations
 
+import math
+
 from experiments.protocol import THRESHOLD
 
 from .record import DIFFERS, Measured, Published, Record
@@ -31,16 +33,44 @@ def closest_reading():
         f"{len(s['readings'])} readings at n = {s['n_matrices']:,} (seed {s['seed']}); the "
         f"closest, {c['reading']}, reproduces {c['reproduced']} of {c['of']} published values; "
         f"{s['verdict']}",
+        _reading_facts(s),
+    )
+
+
+def _reading_facts(s) -> dict:
+    """The closest reading and how far, the largest consistency, and what refitting k does
+    (the mean ratio's distance and the SD of the ratio over the readings that refit k)."""
+    readings = s["readings"].values()
+    refitted = [r for r in readings if r["deviation"].get("k_refitted")]
+    mean_ratio = [abs(r["distances"]["mean_ratio"]) for r in refitted]
+    sd = [r["statistics"]["sd_ratio"] for r in refitted]
+    name, best = _best_consistency(s)
+    return {
+        "closest": s["closest"]["reading"],
+        "closest_distance": s["closest"]["max_abs_distance"],
+        "best_consistency": best,
+        "best_consistency_reading": name,
+        "opposite_at_least": 1 - best,
+        "refitted_mean_ratio_lo": min(mean_ratio, default=math.nan),
+        "refitted_mean_ratio_hi": max(mean_ratio, default=math.nan),
+        "refitted_sd_lo": min(sd, default=math.nan),
+        "refitted_sd_hi": max(sd, default=math.nan),
+    }
+
+
+def _best_consistency(s) -> tuple[str, float]:
+    return max(
+        ((n, r["statistics"]["consistency_tmcc_kcen"]) for n, r in s["readings"].items()),
+        key=lambda item: item[1],
     )
 
 
 def best_consistency():
     s = _protocol()
-    name, best = max(
-        ((n, r["statistics"]["consistency_tmcc_kcen"]) for n, r in s["readings"].items()),
-        key=lambda item: item[1],
+    name, best = _best_consistency(s)
+    return Measured(
+        best, f"largest degree of consistency over the readings: {name}", _reading_facts(s)
     )
-    return Measured(best, f"largest degree of consistency over the readings: {name}")
 
 
 RECORDS = (
@@ -62,9 +92,10 @@ RECORDS = (
         measured=154.5127663601627,
         relation="<=",
         reason="No reading comes within 3 standard errors of all published values: the closest "
-        "(CEN in base 2N, k refitted) is 155 standard errors away, the degree of consistency "
-        "staying near 0.97 under every reading; k refitted brings the mean ratio within 4-5 SE "
-        "but the SD stays 0.025-0.030, not 0.044.",
+        "({closest}) is {closest_distance:.0f} standard errors away, and the degree of "
+        "consistency is at most {best_consistency:.3f} under every reading; k refitted brings "
+        "the mean ratio within {refitted_mean_ratio_lo:.1f}-{refitted_mean_ratio_hi:.1f} SE but "
+        "the SD of the ratio stays {refitted_sd_lo:.3f}-{refitted_sd_hi:.3f}, not 0.044.",
         note="Measured: the smallest, over the readings, of the largest |distance| over the six "
         "published values (r, consistency, mean ratio, SD implied by the interval, its two "
         "ends). figures/protocol/readings.md has every reading and distance.",
@@ -84,8 +115,9 @@ RECORDS = (
         verdict=DIFFERS,
         measured=0.9681943559717798,
         relation=">=",
-        reason="The largest consistency over every reading is 0.968 (k in base-2 logs): about "
-        "3% of the pairs are ordered oppositely whatever the reading.",
+        reason="The largest consistency over every reading is {best_consistency:.3f} "
+        "({best_consistency_reading}): at least {opposite_at_least:.1%} of the pairs ordered "
+        "by both are ordered oppositely, whatever the reading.",
         note="Consistency = |R|/(|R| + |S|) over all pairs (Huang & Ling 2005), or with ties "
         "counted half (reading ties-half); float64 ties.",
     ),

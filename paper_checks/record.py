@@ -17,8 +17,8 @@ tests compare against.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 REPRODUCED = "reproduced"
 DIFFERS = "differs"
@@ -161,10 +161,47 @@ def unavailable(text: str, value: Value | None = None) -> Published:
 
 @dataclass(frozen=True)
 class Measured:
-    """What a check function measured; ``detail`` says on what (added to the report's note)."""
+    """What a check function measured; ``detail`` says on what (added to the report's note).
+
+    ``facts`` are the other numbers of the measurement that the record's ``reason`` and
+    ``note`` quote, by name (``"{pairs_discordant:,}"``): so that those texts follow the
+    measurement and never keep a number from an earlier one (:func:`fill`).
+    """
 
     value: Value
     detail: str = ""
+    facts: Mapping[str, float | int | str] = field(default_factory=dict)
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def scientific(x: float, digits: int = 2) -> str:
+    """``x`` as the reports print it, ``digits`` significant: ``1.2·10⁻³``."""
+    mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+class _Unmeasured:
+    """A fact the measurement did not give, shown as such whatever its format."""
+
+    def __format__(self, spec: str) -> str:
+        return UNMEASURED
+
+
+#: How :func:`fill` shows a fact that the measurement did not give.
+UNMEASURED = "(not measured)"
+
+
+class _Facts(dict):
+    def __missing__(self, key):
+        return _Unmeasured()
+
+
+def fill(text: str, facts: Mapping) -> str:
+    """``text`` with its fields (``{name}``, ``{name:.6f}``) filled from ``facts``; each fact
+    the measurement did not give shows as :data:`UNMEASURED`. Literal braces are doubled."""
+    return text.format_map(_Facts(facts))
 
 
 @dataclass(frozen=True)
@@ -204,6 +241,9 @@ class Record:
     note : str
         Anything else a reader needs: how it is computed, a proof, and for ``not checkable``
         what is missing.
+
+        Both are format strings: a number of the measurement is quoted as a field naming one
+        of its facts (:class:`Measured`, :func:`fill`), never typed in.
     relation : str
         How measured and published must relate for the claim to hold (see :data:`RELATIONS`).
     headline : bool
@@ -256,6 +296,17 @@ class Outcome:
     detail: str
     warnings: tuple[str, ...] = ()
     missing: str = ""
+    facts: Mapping = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        """The record's reason with the facts of this measurement (:func:`fill`)."""
+        return fill(self.record.reason, self.facts)
+
+    @property
+    def note(self) -> str:
+        """The record's note with the facts of this measurement (:func:`fill`)."""
+        return fill(self.record.note, self.facts)
 
     @property
     def expected_verdict(self) -> str:
@@ -327,7 +378,7 @@ def evaluate(record: Record) -> Outcome:
         return Outcome(record, NOT_CHECKABLE, None, result.reason, missing=result.missing)
     value = _as_value(result.value)
     verdict = REPRODUCED if holds(value, record.published, record.relation) else DIFFERS
-    return Outcome(record, verdict, value, result.detail)
+    return Outcome(record, verdict, value, result.detail, facts=dict(result.facts))
 
 
 def _as_value(value) -> Value:

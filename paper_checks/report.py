@@ -115,7 +115,7 @@ def count_line(verdicts) -> str:
 
 
 def _note(outcome: Outcome) -> str:
-    parts = [outcome.record.reason, outcome.record.note, outcome.detail]
+    parts = [outcome.reason, outcome.note, outcome.detail]
     if outcome.warnings:
         parts.append("Warned: " + "; ".join(outcome.warnings))
     return " ".join(p.rstrip(".") + "." for p in parts if p)
@@ -225,7 +225,9 @@ def results(outcomes) -> dict:
                 "verdict": o.verdict,
                 "recorded_verdict": o.record.verdict,
                 "recorded_measured": o.record.measured,
-                "note": o.record.note,
+                "reason": o.reason,
+                "note": o.note,
+                "facts": dict(o.facts),
                 "detail": o.detail,
                 "warnings": list(o.warnings),
                 "missing": o.missing,
@@ -266,6 +268,7 @@ def outcomes_from_results(data: dict, records) -> list[Outcome]:
             r["detail"],
             tuple(r["warnings"]),
             r["missing"],
+            r["facts"],
         )
         for r in data["records"]
     ]
@@ -315,9 +318,7 @@ def readme_section(outcomes) -> str:
             lines.append("| " + " | ".join(_cell(c) for c in (*cells, _verdict_cell(o))) + " |")
     lines += ["", "Every claim that differs from the computation, and why:", ""]
     lines += [
-        f"- `{o.record.id}`: {o.record.reason or o.detail}"
-        for o in outcomes
-        if o.verdict == DIFFERS
+        f"- `{o.record.id}`: {o.reason or o.detail}" for o in outcomes if o.verdict == DIFFERS
     ]
     lines += gallery_section()
     lines.append(README_END)

@@ -24,16 +24,19 @@ from paper_checks.record import (
     DIFFERS,
     NOT_CHECKABLE,
     REPRODUCED,
+    UNMEASURED,
     Measured,
     NotCheckable,
     Published,
     Record,
     bound,
     evaluate,
+    fill,
     half_unit,
     holds,
     printed,
     same_value,
+    scientific,
 )
 from paper_checks.registry import REGISTRY, check_registry
 from paper_checks.tutorial import _dollar, _r_not_equal
@@ -52,8 +55,30 @@ def test_record_measures_its_recorded_value_and_verdict(record):
     assert outcome.verdict == outcome.expected_verdict, outcome.detail
     if outcome.verdict == record.verdict:
         assert same_value(outcome.measured, record.measured), (outcome.measured, record.measured)
+        # Every number the reason and note quote from the measurement, the measurement gives.
+        assert UNMEASURED not in outcome.reason + outcome.note
     else:
         assert record.requires in outcome.detail
+
+
+def test_reasons_and_notes_quote_the_facts_of_the_measurement():
+    record = Record(
+        id="plos2012-x",
+        source="s",
+        claim="c",
+        published=printed("0.5"),
+        compute=lambda: Measured(0.25, "d", {"r": 0.123456, "pairs": 1234567, "se": "7·10⁻⁵"}),
+        verdict=DIFFERS,
+        measured=0.25,
+        reason="r = {r:.3f} over {pairs:,} pairs, SE {se}; {{braces}} stay",
+        note="{r:.1f} and {missing:.2f}",
+    )
+    outcome = evaluate(record)
+    assert outcome.reason == "r = 0.123 over 1,234,567 pairs, SE 7·10⁻⁵; {braces} stay"
+    assert outcome.note == f"0.1 and {UNMEASURED}"
+    assert fill("no fields {{here}}", {}) == "no fields {here}"
+    assert scientific(0.000123456, 3) == "1.23·10⁻⁴"
+    assert scientific(2.0e10) == "2.0·10¹⁰"
 
 
 def test_registry_is_large_unique_and_covers_every_source():

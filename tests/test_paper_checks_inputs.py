@@ -315,7 +315,13 @@ def test_monte_carlo_distance_uses_the_run_to_run_standard_error(tmp_path, monke
     assert f"{(0.9940 - 0.9941477) / (2**0.5 * 2e-4):+.1f}" in got.detail
     assert "batch means over 4 chunks" in got.detail
     record = next(r for r in je.RECORDS if r.id == "arxiv2010-random-pearson-monte-carlo")
-    assert evaluate(record).verdict == DIFFERS  # 6.7 standard errors of two runs
+    differs = evaluate(record)
+    assert differs.verdict == DIFFERS  # 6.7 standard errors of two runs
+    # The reason quotes this measurement, and says which of its numbers it lacks (no seeds).
+    assert differs.reason.startswith("0.995100 is 6.7 standard errors of the difference of two ")
+    assert "runs above 0.9941477 with this run's SE (1.0·10⁻⁴), and (not measured) with" in (
+        differs.reason
+    )
     fake["pearson_tmcc_kcen"] = 0.9941477 - 2 * 2**0.5 * 1e-4
     _write(tmp_path, "random_matrices", json.dumps(fake))
     within = evaluate(record)
@@ -346,7 +352,7 @@ def test_monte_carlo_distance_adds_the_sd_over_seeds_of_the_same_simulation(tmp_
     }
     _write(tmp_path, "random_matrices", json.dumps(fake))
     simulation = describe(Config(n_matrices=100, chunk_size=10).simulation())
-    stat = {"mean": 0.9950, "seed_sd": 2e-4, "seeds": 7}
+    stat = {"mean": 0.9950, "seed_sd": 2e-4, "seeds": 7, "claimed_se": 1.5e-4}
     validation = {"simulation": simulation, "statistics": {"studies.k_ratio.pearson": stat}}
     (tmp_path / je.VALIDATION).mkdir()
     path = tmp_path / je.VALIDATION / "validation.json"
@@ -359,13 +365,19 @@ def test_monte_carlo_distance_adds_the_sd_over_seeds_of_the_same_simulation(tmp_
     assert f"this run is {run:+.1f} standard errors" in got.detail
     assert f"the seeds' mean {mean:+.1f}" in got.detail
     assert "this run's SE is 0.50 times it" in got.detail
+    assert got.facts["seed_sd"] == "2.00·10⁻⁴"
+    assert got.facts["z_seeds"] == pytest.approx(run)
+    assert got.facts["z_seed_mean"] == pytest.approx(mean)
+    assert got.facts["seed_claimed_se"] == "1.50·10⁻⁴"
     for other in (
         {"n_matrices": 200},
         {"generator": repr(PaperGenerator(k_range=(3, 4)))},
         {"measures": ["cen", "mcc"]},
     ):
         path.write_text(json.dumps(validation | {"simulation": simulation | other}))
-        assert "seeds" not in je.monte_carlo_distance("pearson_tmcc_kcen", 0.9941477).detail
+        other_run = je.monte_carlo_distance("pearson_tmcc_kcen", 0.9941477)
+        assert "seeds" not in other_run.detail
+        assert "seed_sd" not in other_run.facts
 
 
 def test_a_signal_while_a_missing_experiment_runs_stops_everything_at_once(tmp_path):
