@@ -164,7 +164,7 @@ class Measured:
     """What a check function measured; ``detail`` says on what (added to the report's note).
 
     ``facts`` are the other numbers of the measurement that the record's ``reason`` and
-    ``note`` quote, by name (``"{pairs_discordant:,}"``): so that those texts follow the
+    ``note`` quote, by name (``"{discordant:,}"``): so that those texts follow the
     measurement and never keep a number from an earlier one (:func:`fill`).
     """
 
