@@ -156,21 +156,21 @@ def monte_carlo_distance(key: str, printed_value: float):
     over_seeds = ""
     if seeds is not None:
         spread = math.sqrt(2) * seeds["seed_sd"]
+        z_seeds, z_mean = ((x - printed_value) / spread for x in (s[key], seeds["mean"]))
         facts |= {
             "seeds": seeds["seeds"],
             "seed_sd": scientific(seeds["seed_sd"], 3),
             "seed_mean": seeds["mean"],
             "seed_claimed_se": scientific(seeds["claimed_se"], 3),
-            "z_seeds": abs(s[key] - printed_value) / spread,
-            "z_seed_mean": abs(seeds["mean"] - printed_value) / spread,
+            "z_seeds": abs(z_seeds),
+            "z_seed_mean": abs(z_mean),
         }
         over_seeds = (
             f"; over the {seeds['seeds']} seeds of {VALIDATION} (not this run's), its SD from "
             f"seed to seed is {seeds['seed_sd']:.2e} (this run's SE is "
             f"{se / seeds['seed_sd']:.2f} times it) and its mean {seeds['mean']:.6f}: with "
-            f"that SD this run is {(s[key] - printed_value) / spread:+.1f} standard errors of "
-            f"the difference of two runs from the printed value, and the seeds' mean "
-            f"{(seeds['mean'] - printed_value) / spread:+.1f}"
+            f"that SD this run is {z_seeds:+.1f} standard errors of the difference of two runs "
+            f"from the printed value, and the seeds' mean {z_mean:+.1f}"
         )
     return Measured(
         abs(z),
