@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._ranking import dense_ranks, index_dtype
 from ._undefined import warn_undefined
 from ._validation import as_array, check_real, is_real
 
@@ -128,16 +129,20 @@ def tie_groups(values, *, rtol: float = 0.0, atol: float = 0.0) -> np.ndarray:
 
 
 def _dense_ranks(v: np.ndarray, rtol, atol) -> np.ndarray:
-    """:func:`tie_groups` of checked values, as int32 when they fit (half the memory)."""
+    """:func:`tie_groups` of checked values, as int32 when they fit (half the memory).
+
+    Exact ties rank through :func:`cenmcc._ranking.dense_ranks`, whose sort of many values in
+    pieces is faster; ties within a tolerance chain across any edge between pieces, so they
+    take one sort of all the values.
+    """
     rtol, atol = check_real(rtol, name="rtol", low=0), check_real(atol, name="atol", low=0)
+    if not (rtol or atol):
+        return dense_ranks(v)
     order = np.argsort(v)  # ranks do not depend on the order of equal values: any sort will do
     s = v[order]
-    if rtol or atol:
-        new_group = np.diff(s) > atol + rtol * np.maximum(np.abs(s[1:]), np.abs(s[:-1]))
-    else:
-        new_group = s[1:] != s[:-1]
+    new_group = np.diff(s) > atol + rtol * np.maximum(np.abs(s[1:]), np.abs(s[:-1]))
     del s
-    ranks = np.empty(v.size, dtype=_index_dtype(v.size))
+    ranks = np.empty(v.size, dtype=index_dtype(v.size))
     ranks[order[:1]] = 0
     ranks[order[1:]] = np.cumsum(new_group, dtype=ranks.dtype)
     return ranks
@@ -206,8 +211,9 @@ def counts_from_ranks(
             below = rg[rf < lo]
         rf, rg = rf[in_band], rg[in_band]
     n = rf.size
-    m = int(rg.max(initial=0)) + 1
-    tied_g = _tied_pairs(np.bincount(rg))
+    sizes_g = np.bincount(rg)
+    m = sizes_g.size  # g's largest rank + 1
+    tied_g = _tied_pairs(sizes_g)
     across, across_tied_g, across_discordant = below.size * n, 0, 0
     if below.size and n:
         h = np.bincount(below, minlength=m)
@@ -291,7 +297,7 @@ def _discordant(x: np.ndarray | None, y: np.ndarray) -> int:
     loaded = "scipy.stats" in sys.modules and y.size >= FENWICK_LOADED_FROM
     kendall_dis = _fenwick_discordant() if loaded or y.size >= FENWICK_FROM else None
     if kendall_dis is None or y.size < 2:
-        return _count_inversions(y.astype(_index_dtype(y.size)), overwrite=True)
+        return _count_inversions(y.astype(index_dtype(y.size)), overwrite=True)
     x = np.arange(y.size, dtype=np.intp) if x is None else x.astype(np.intp, copy=False)
     y = y.astype(np.intp, copy=False)
     x += 1
@@ -396,11 +402,6 @@ def _tied_in_sorted(s: np.ndarray) -> int:
     return _tied_pairs(edges[1::2] - edges[0::2] + 1)
 
 
-def _index_dtype(n: int):
-    """The smaller integer type that holds every value 0..n."""
-    return np.int32 if n < 2**31 - 1 else np.int64
-
-
 def _count_inversions(x: np.ndarray, *, overwrite: bool = False) -> int:
     """Number of pairs i < j with ``x[i] > x[j]`` for non-negative integers, in O(n log max x).
 
@@ -419,7 +420,7 @@ def _count_inversions(x: np.ndarray, *, overwrite: bool = False) -> int:
     if n < 2:
         return 0
     top = int(x.max())
-    dtype = _index_dtype(max(n, top))
+    dtype = index_dtype(max(n, top))
     v = x if overwrite and x.dtype == dtype else x.astype(dtype)
     index = np.arange(n, dtype=dtype)
     ones = np.zeros(n + 1, dtype=dtype)

@@ -8,6 +8,7 @@ import pytest
 from scipy import stats
 
 import cenmcc
+from cenmcc import _ranking
 from cenmcc.simulation import pairs
 from cenmcc.simulation.pairs import ColumnStore, count_pairs
 from cenmcc.simulation.resources import PAIR_COUNT_BYTES
@@ -66,7 +67,7 @@ def test_bands_of_values_rank_each_value_by_how_many_are_smaller():
     numbers = ~np.isnan(values)
     smaller = stats.rankdata(values[numbers], method="min") - 1
     for k in (1, 2, 5, 40, 5000):
-        edges = [None, *pairs.value_edges(values, k), None]
+        edges = [None, *_ranking.value_edges(values, k), None]
         assert len(edges) - 1 <= min(k, 33)  # an edge at each of 32 distinct numbers at most
         ranks = np.full(values.size, -1)
         for lo, hi in itertools.pairwise(edges):
@@ -80,10 +81,9 @@ def test_bands_of_values_rank_each_value_by_how_many_are_smaller():
 
 
 @pytest.mark.parametrize("piece", [1, 7, 64, 10**6])
-def test_ranks_sorted_in_pieces_are_those_of_one_sort(monkeypatch, piece):
-    """Cut into pieces of increasing values, sorted one at a time, the values get the ranks
-    of one sort: minimal (how many are smaller) and dense, ties in one piece, NaN last."""
-    monkeypatch.setattr(pairs, "SORT_PIECE", piece)
+def test_a_band_ranked_in_pieces_is_offset_by_the_values_below_it(monkeypatch, piece):
+    """A band's values sorted in pieces get their minimal ranks among all the values."""
+    monkeypatch.setattr(_ranking, "SORT_PIECE", piece)
     rng = np.random.default_rng(5)
     values = np.concatenate([rng.integers(0, 40, 900) / 4, rng.random(300), [np.nan] * 7])
     rng.shuffle(values)
@@ -94,29 +94,6 @@ def test_ranks_sorted_in_pieces_are_those_of_one_sort(monkeypatch, piece):
     expected = stats.rankdata(values[numbers], method="min") - 1
     np.testing.assert_array_equal(smaller[numbers[band]], expected[values[numbers] >= 2.0])
     assert sorted(smaller[~numbers[band]]) == list(range(numbers.sum(), values.size))
-    dense = pairs.dense_ranks(values)
-    np.testing.assert_array_equal(
-        dense[numbers], stats.rankdata(values[numbers], method="dense") - 1
-    )
-    distinct = np.unique(values[numbers]).size
-    assert sorted(dense[~numbers]) == list(range(distinct, distinct + 7))
-    assert pairs.dense_ranks(values[:0]).size == 0
-
-
-@pytest.mark.parametrize("block", [1, 5, 2**15])
-def test_edges_below_each_value_are_those_searchsorted_finds(monkeypatch, block):
-    monkeypatch.setattr(pairs, "EDGE_BLOCK", block)
-    rng = np.random.default_rng(2)
-    values = np.concatenate(
-        [rng.integers(-3, 4, 60) / 2, [np.nan, np.inf, -np.inf, -0.0, 0.0], rng.random(40)]
-    )
-    rng.shuffle(values)
-    for edges in ([], [0.0], [-1.0, 0.0, 0.5, 1.5], sorted(rng.random(300))):
-        below = pairs.edges_below(values, edges)
-        assert below.dtype == np.uint16
-        np.testing.assert_array_equal(below, np.searchsorted(edges, values, side="right"))
-    with pytest.raises(ValueError, match="at most 65535 edges"):
-        pairs.edges_below(values, list(range(2**16)))
 
 
 def test_a_pair_is_split_to_keep_every_worker_busy_in_the_memory_available(monkeypatch):

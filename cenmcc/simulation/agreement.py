@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cenmcc._ranking import dense_ranks
 from cenmcc.comparison import PairCounts, counts_from_ranks
 
-from .pairs import dense_ranks
 from .streaming import Histogram2D, KeyedMoments, key_groups
 
 #: Chunks whose own pair statistics are counted as replicates for the standard errors.

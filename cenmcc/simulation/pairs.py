@@ -31,13 +31,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cenmcc.comparison import (
-    FENWICK_FROM,
-    PairCounts,
-    _index_dtype,
-    counts_from_ranks,
-    load_fenwick,
-)
+from cenmcc import _ranking
+from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
 
 from .parallel import map_tasks
 from .resources import PAIR_COUNT_BYTES, available_bytes
@@ -320,10 +315,11 @@ def _group_order(directory: Path) -> np.ndarray:
 def _rank(task) -> None:
     """Task: ranks of a column, ``"overall"`` or ``"grouped"``.
 
-    Overall, band ``b`` of ``k`` of its values (:func:`value_edges`): the rows in the band and
-    their ranks among all the values (:func:`band_ranks`), as ``rank-NAME-b.npy`` (one row of
-    ranks for ``k = 1``, else the rows over the ranks). Grouped: dense ranks within each K
-    (``bounds``: each K's rows in the order by K, :func:`_group_order`), in that order
+    Overall, band ``b`` of ``k`` of its values (:func:`cenmcc._ranking.value_edges`): the rows
+    in the band and their ranks among all the values (:func:`band_ranks`), as
+    ``rank-NAME-b.npy`` (one row of ranks for ``k = 1``, else the rows over the ranks), sorted
+    in pieces that stay in cache (:func:`cenmcc._ranking.ranks`). Grouped: dense ranks within
+    each K (``bounds``: each K's rows in the order by K, :func:`_group_order`), in that order
     (``grouped-rank-NAME.npy``).
     """
     directory, name, part, arg = task
@@ -331,27 +327,17 @@ def _rank(task) -> None:
     if part == "overall":
         b, k = arg
         values = np.load(directory / f"{name}.npy", mmap_mode="r")
-        edges = [None, *value_edges(values, k), None]  # fewer bands than k where values tie
-        rows = ranks = np.empty(0, dtype=_index_dtype(values.size))
+        edges = [None, *_ranking.value_edges(values, k), None]  # fewer than k bands: ties
+        rows = ranks = np.empty(0, dtype=_ranking.index_dtype(values.size))
         if b + 1 < len(edges):
             rows, ranks = band_ranks(values, *edges[b : b + 2])
         np.save(directory / f"rank-{name}-{b}.npy", ranks if k == 1 else np.stack([rows, ranks]))
         return
     values = np.load(directory / f"{name}.npy")[_group_order(directory)]
-    ranks = np.empty(values.size, dtype=_index_dtype(values.size))
+    ranks = np.empty(values.size, dtype=_ranking.index_dtype(values.size))
     for a, b in arg.values():
-        ranks[a:b] = dense_ranks(values[a:b])
+        ranks[a:b] = _ranking.dense_ranks(values[a:b])
     np.save(directory / f"grouped-rank-{name}.npy", ranks)
-
-
-def value_edges(values: np.ndarray, k: int) -> list[float]:
-    """At most ``k - 1`` increasing edges that cut ``values`` into bands of about equal counts:
-    quantiles of every ``n // (1024 k)``-th value (NaN left out), the same in every task."""
-    if k == 1:
-        return []
-    sample = np.sort(values[:: max(1, values.size // (1024 * k))])
-    sample = sample[~np.isnan(sample)]
-    return sorted({float(sample[sample.size * i // k]) for i in range(1, k)} if sample.size else [])
 
 
 def band_ranks(values: np.ndarray, lo: float | None, hi: float | None):
@@ -364,7 +350,7 @@ def band_ranks(values: np.ndarray, lo: float | None, hi: float | None):
     rows, ranks : numpy.ndarray
         Of the index type of ``values`` (int32 below 2³¹ values).
     """
-    dtype = _index_dtype(values.size)
+    dtype = _ranking.index_dtype(values.size)
     smaller, band = 0, None
     if lo is not None:
         band = ~(values < lo)
@@ -376,7 +362,7 @@ def band_ranks(values: np.ndarray, lo: float | None, hi: float | None):
     else:
         rows = np.flatnonzero(band)
         v = values[rows]
-    return rows.astype(dtype, copy=False), _ranks(v, dense=False, offset=smaller)
+    return rows.astype(dtype, copy=False), _ranking.ranks(v, dense=False, offset=smaller)
 
 
 def _overall_ranks(directory: Path, name: str, k: int) -> np.ndarray:
@@ -411,80 +397,3 @@ def _count(task) -> PairCounts | dict[int, PairCounts]:
     if isinstance(part, dict):
         return {k: counts_from_ranks(rf[a:b], rg[a:b]) for k, (a, b) in part.items()}
     return counts_from_ranks(rf, rg, *part)
-
-
-def dense_ranks(values: np.ndarray) -> np.ndarray:
-    """Dense ranks from 0 (equal values share a rank), int32 when they fit."""
-    return _ranks(values, dense=True)
-
-
-#: Values sorted at once by :func:`_ranks`: a piece's sort and its rank arrays stay in cache.
-SORT_PIECE = 2**20
-
-
-def _ranks(values: np.ndarray, *, dense: bool, offset: int = 0) -> np.ndarray:
-    """Ranks of ``values`` plus ``offset``: dense (equal values share a rank, the next value has
-    the next rank) or minimal (how many values are smaller); NaN last, each its own rank.
-
-    Above :data:`SORT_PIECE` values the values are cut into pieces of increasing values at
-    quantiles of a sample (:func:`value_edges`), and each piece is sorted and ranked on its own,
-    its ranks offset by the pieces below it. Equal values fall in one piece, so the ranks are
-    those of one sort of all the values; a sort of 2·10⁷ values at once costs more than twice
-    as much, in cache misses.
-    """
-    ranks = np.empty(values.size, dtype=_index_dtype(values.size))
-    for rows in _pieces(values):
-        v = values if rows is None else values[rows]
-        order = np.argsort(v)
-        s = v[order]
-        piece = np.zeros(s.size, dtype=ranks.dtype)
-        if dense:
-            np.cumsum(s[1:] != s[:-1], out=piece[1:])
-        else:  # where each sorted value's run of equals starts
-            piece[1:] = np.where(s[1:] != s[:-1], np.arange(1, s.size, dtype=ranks.dtype), 0)
-            np.maximum.accumulate(piece, out=piece)
-        piece += offset
-        ranks[order if rows is None else rows[order]] = piece
-        if s.size:
-            offset = int(piece[-1]) + 1 if dense else offset + s.size
-    return ranks
-
-
-def _pieces(values: np.ndarray) -> Iterable[np.ndarray | None]:
-    """The rows of ``values`` in pieces of about :data:`SORT_PIECE`, each piece's values all
-    below the next's (None: one piece, every row)."""
-    k = -(-values.size // SORT_PIECE)
-    if k <= 1:
-        yield None
-        return
-    edges = value_edges(values, k)
-    piece = edges_below(values, edges)
-    order = np.argsort(piece, kind="stable")  # a radix sort of 16-bit integers
-    start = 0
-    for size in np.bincount(piece, minlength=len(edges) + 1):
-        yield order[start : start + size]
-        start += size
-
-
-#: Values compared with the edges at once by :func:`edges_below` (their comparisons and
-#: counts, 352 KiB, stay in cache).
-EDGE_BLOCK = 2**15
-
-
-def edges_below(values: np.ndarray, edges: list[float]) -> np.ndarray:
-    """How many of the increasing ``edges`` (fewer than 2¹⁶) are at most each value, all of
-    them for NaN: ``np.searchsorted(edges, values, side="right")`` as 16-bit integers.
-
-    The edges above a value, counted by one comparison per edge over blocks of values that
-    stay in cache: at 2·10⁷ values, 3 to 5 times faster than ``np.searchsorted`` with 19
-    edges and 1.5 times with 95 (its search mispredicts a branch at almost every step).
-    """
-    if len(edges) >= 2**16:
-        raise ValueError(f"at most {2**16 - 1} edges, got {len(edges)}")
-    above = np.zeros(values.shape, dtype=np.uint16)
-    less = np.empty(min(values.size, EDGE_BLOCK), dtype=bool)
-    for start in range(0, values.size, EDGE_BLOCK):
-        block, count = values[start : start + EDGE_BLOCK], above[start : start + EDGE_BLOCK]
-        for edge in edges:
-            count += np.less(block, edge, out=less[: block.size])  # False for NaN
-    return np.subtract(np.uint16(len(edges)), above, out=above)
