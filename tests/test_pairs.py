@@ -103,14 +103,43 @@ def test_a_pair_is_split_to_keep_every_worker_busy_in_the_memory_available(monke
     assert pairs.splits(n - 1, 1, 16) == 1  # small counts stay whole
     assert pairs.splits(n, 1, 1) == 1
     assert pairs.splits(n, 1, 16) == 16
-    assert pairs.splits(n, 3, 16) == 6
     assert pairs.splits(n, 1, -1) == 4
+    assert pairs.splits(n, 2, 2) == 1
+    assert pairs.splits(n, 0, 2) == 1  # nothing to split
     assert pairs.splits(n, 1, 2, "tcp://cluster:8786") == 4  # its workers: this machine's cores
     # Room for 8 tasks at once: two counts of a pair in 4 bands each, however many workers.
     monkeypatch.setattr(pairs, "available_bytes", lambda: 8 * PAIR_COUNT_BYTES * n)
     assert pairs.splits(n, 1, 16) == 4
     monkeypatch.setattr(pairs, "available_bytes", lambda: 0)
     assert pairs.splits(n, 1, 16) == 1
+
+
+@pytest.mark.parametrize(
+    ("items", "workers", "parts"), [(3, 2, 2), (5, 2, 2), (4, 2, 1), (3, 16, 10), (7, 16, 4)]
+)
+def test_items_are_split_into_parts_that_share_out_evenly(monkeypatch, items, workers, parts):
+    """3 columns on 2 workers: 6 halves (3 rounds of half a column), not 3 wholes (2 rounds
+    of a whole); the parts per item are at most twice the fewest that occupy every worker."""
+    monkeypatch.setattr(pairs, "available_bytes", lambda: 2**60)
+    assert pairs.splits(pairs.SPLIT_FROM, items, workers) == parts
+
+    def rounds(k):  # in units of a whole item
+        return -(-items * k // workers) / k
+
+    least = -(-workers // items)
+    assert all(rounds(parts) <= rounds(k) for k in range(least, 2 * least + 1))
+
+
+def test_only_the_columns_not_yet_ranked_are_split_into_bands(store, monkeypatch):
+    s, columns = store
+    asked = []
+    monkeypatch.setattr(pairs, "splits", lambda *args: asked.append(args) or 2)
+    count_pairs(s, [("f", "g")], by_group=False, jobs=2, quiet=True)
+    count_pairs(s, [("f", "h"), ("g", "h")], by_group=False, jobs=2, quiet=True)
+    assert [args[1] for args in asked] == [2, 1, 1, 2]  # columns to rank, pairs to count
+    assert count_pairs(s, [("g", "h")], by_group=False, quiet=True)[
+        "g", "h"
+    ].overall == cenmcc.pair_counts(columns["g"], columns["h"])
 
 
 def test_each_ks_rows_in_the_order_by_k_come_from_a_count_of_each_k(monkeypatch):

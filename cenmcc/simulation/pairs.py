@@ -220,13 +220,13 @@ def count_pairs(
     if by_group and store.bounds is None:
         store.bounds = group_bounds(store)
     parallel_split = (parallel.get("jobs", -1), parallel.get("scheduler"))
-    bands = splits(store.n, len(names), *parallel_split)
     ranks = [
         (directory, name, "grouped", store.bounds)
         for name in names
         if by_group and "grouped" not in store.ranked.get(name, {})
     ]
     unranked = [name for name in names if "overall" not in store.ranked.get(name, {})]
+    bands = splits(store.n, len(unranked), *parallel_split)
     ranks += [(directory, name, "overall", (b, bands)) for name in unranked for b in range(bands)]
     map_tasks(_rank, ranks, desc="pair counts: ranks", **parallel)
     for _, name, part, _ in ranks:
@@ -255,25 +255,34 @@ def count_pairs(
     }
 
 
-def splits(n: int, pairs: int, jobs: int, scheduler: str | None = None) -> int:
-    """How many tasks each of ``pairs`` items is split into: a pair's two counts (overall,
-    within K), or a column's overall ranks (then ``pairs`` counts the columns).
+def splits(n: int, items: int, jobs: int, scheduler: str | None = None) -> int:
+    """How many tasks each of ``items`` is split into: a pair's two counts (overall, within
+    K), or a column's overall ranks (then ``items`` counts the columns to rank).
 
-    As many as give every worker a task (``jobs`` workers, -1 for one per core, or this
-    machine's cores for a ``scheduler``'s cluster), one under :data:`SPLIT_FROM` matrices;
-    on this machine, no more than make the tasks that run at once fit in the memory available
-    now, at :data:`~cenmcc.simulation.resources.PAIR_COUNT_BYTES` a matrix each (so that a run
-    never needs more than the unsplit counts did). The counts are exact integers, the same for
-    any split.
+    Enough to give every worker a task (``jobs`` workers, -1 for one per core, or this
+    machine's cores for a ``scheduler``'s cluster) and to share the tasks out evenly
+    (:func:`_even_split`), one under :data:`SPLIT_FROM` matrices; on this machine, no more
+    than make the tasks that run at once fit in the memory available now, at
+    :data:`~cenmcc.simulation.resources.PAIR_COUNT_BYTES` a matrix each (so that a run never
+    needs more than the unsplit counts did). The counts are exact integers, the same for any
+    split.
     """
     workers = (os.cpu_count() or 1) if jobs < 0 or scheduler else jobs
-    if n < SPLIT_FROM or workers == 1:
+    if n < SPLIT_FROM or workers == 1 or items < 1:
         return 1
-    wanted = -(-workers // pairs)
+    wanted = _even_split(items, workers)
     if scheduler:
         return wanted
     at_once = available_bytes() // (PAIR_COUNT_BYTES * n)
-    return max(1, min(wanted, at_once // (2 * pairs)))
+    return max(1, min(wanted, at_once // (2 * items)))
+
+
+def _even_split(items: int, workers: int) -> int:
+    """The parts per item, from enough for every worker to twice that, that finish soonest
+    when ``workers`` take equal parts as they come (the fewest among equals): 3 columns on 2
+    workers are ranked in 6 halves, 3 rounds of half a column, not in 2 rounds of a whole."""
+    least = -(-workers // items)
+    return min(range(least, 2 * least + 1), key=lambda k: (-(-items * k // workers)) / k)
 
 
 def _bands(n: int, k: int) -> list[tuple[int, int | None]]:
