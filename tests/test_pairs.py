@@ -48,7 +48,8 @@ def test_counts_split_into_bands_and_groups_of_k_are_those_of_one_task(store, mo
     asked = []
     monkeypatch.setattr(pairs, "splits", lambda *args: asked.append(args) or k)
     counted = count_pairs(s, [("f", "g"), ("g", "h")], jobs=2, quiet=True)
-    assert asked == [(3000, 3, 2, None), (3000, 2, 2, None)]  # columns to rank, pairs to count
+    # columns to rank within K, then overall; pairs to count
+    assert asked == [(3000, 3, 2, None), (3000, 3, 2, None), (3000, 2, 2, None)]
     assert len(list(s.directory.glob("rank-g-*.npy"))) == k
     for f, g in [("f", "g"), ("g", "h")]:
         x, y, K = columns[f], columns[g], columns["K"]
@@ -137,6 +138,7 @@ def test_only_the_columns_not_yet_ranked_are_split_into_bands(store, monkeypatch
     count_pairs(s, [("f", "g")], by_group=False, jobs=2, quiet=True)
     count_pairs(s, [("f", "h"), ("g", "h")], by_group=False, jobs=2, quiet=True)
     assert [args[1] for args in asked] == [2, 1, 1, 2]  # columns to rank, pairs to count
+    assert not list(s.directory.glob("grouped-rank-*"))  # nothing ranked within K
     assert count_pairs(s, [("g", "h")], by_group=False, quiet=True)[
         "g", "h"
     ].overall == cenmcc.pair_counts(columns["g"], columns["h"])
@@ -144,18 +146,22 @@ def test_only_the_columns_not_yet_ranked_are_split_into_bands(store, monkeypatch
 
 def test_each_ks_rows_in_the_order_by_k_come_from_a_count_of_each_k(monkeypatch):
     monkeypatch.setattr(pairs, "BLOCK_ROWS", 7)  # counted over several blocks
-    K = np.random.default_rng(4).choice([3, 5, 9], size=100).astype(np.int16)
+    K = np.random.default_rng(4).choice([3, 5, 9, 12], size=100).astype(np.int16)
     with ColumnStore(K.size) as s:
         s.write(0, {"K": K})
         s.flush()
         bounds = pairs.group_bounds(s)
-        order = pairs._group_order(s.directory)
-    assert list(bounds) == [3, 5, 9]
-    assert [b for _, b in bounds.values()][-1] == K.size
-    for k, (a, b) in bounds.items():
-        assert b - a == np.count_nonzero(k == K)
-        assert (K[order[a:b]] == k).all()
-        assert (np.diff(order[a:b]) > 0).all()  # stable: each K's rows in their order
+        order = np.argsort(K, kind="stable")
+        assert list(bounds) == [3, 5, 9, 12]
+        assert [b for _, b in bounds.values()][-1] == K.size
+        for k, (a, b) in bounds.items():
+            assert b - a == np.count_nonzero(k == K)
+            assert (K[order[a:b]] == k).all()
+        # the rows of a part of consecutive K are that part of the order by K
+        for part in ({3: bounds[3]}, {5: bounds[5], 9: bounds[9]}, bounds):
+            rows = pairs._group_rows(s.directory, part)
+            a, b = min(a for a, _ in part.values()), max(b for _, b in part.values())
+            np.testing.assert_array_equal(rows, order[a:b])
 
 
 def test_groups_are_parted_whole_and_in_order():

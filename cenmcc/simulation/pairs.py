@@ -8,13 +8,14 @@ which need every matrix's values at once. A run keeps them out of its memory:
   place in one ``.npy`` file per column, in a temporary directory, as the chunks arrive; the
   files are read back memory-mapped, by whichever process needs them;
 - :func:`count_pairs` then runs, as parallel tasks in the workers, the ranks of each column
-  overall and within each K (written back to the store; each task that ranks within K sorts
-  the matrices by K itself), and the counts of each pair of columns from their ranks
+  overall and within each K (written back to the store; each task that ranks within K finds
+  the rows of its K itself), and the counts of each pair of columns from their ranks
   (:func:`cenmcc.comparison.counts_from_ranks`), overall and within each K. From
-  :data:`SPLIT_FROM` matrices a column's overall ranks are split into bands of its values, a
-  pair's overall count into bands of the first column's ranks and its count within K into
-  groups of K, as many tasks as keep the workers busy (:func:`splits`): on 16 cores one pair
-  is counted by 32 tasks, not 2.
+  :data:`SPLIT_FROM` matrices a column's overall ranks are split into bands of its values,
+  its ranks within K into groups of K, a pair's overall count into bands of the first
+  column's ranks and its count within K into groups of K, as many tasks as keep the workers
+  busy and share out evenly (:func:`splits`): on 16 cores one pair is counted by 32 tasks,
+  not 2.
 
 Every count is an exact integer, so the result is the same for any number of workers and any
 schedule; the main process only waits.
@@ -91,11 +92,7 @@ class ColumnStore:
 
     def _open(self, name: str, dtype: np.dtype) -> tuple[int, int]:
         if name not in self._files:
-            header = _npy_header(dtype, self.n)
-            fd = os.open(self.path(name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.write(fd, header)
-            os.ftruncate(fd, len(header) + self.n * np.dtype(dtype).itemsize)
-            self._files[name] = (fd, len(header))
+            self._files[name] = _allocate(self.path(name), dtype, self.n)
             self.dtypes[name] = np.dtype(dtype)
         elif np.dtype(dtype) != self.dtypes[name]:
             raise TypeError(f"column {name!r} is {self.dtypes[name]}, got values of {dtype}")
@@ -161,6 +158,17 @@ def _write_all(fd: int, data: memoryview, offset: int) -> None:
         data, offset = data[written:], offset + written
 
 
+def _allocate(path: Path, dtype, n: int) -> tuple[int, int]:
+    """Create (or empty) the ``.npy`` file of ``n`` values of ``dtype`` at ``path``, its values
+    not yet written (a sparse file, zeros when read); its file descriptor, open for writing,
+    and its header's length."""
+    header = _npy_header(dtype, n)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.write(fd, header)
+    os.ftruncate(fd, len(header) + n * np.dtype(dtype).itemsize)
+    return fd, len(header)
+
+
 def _npy_header(dtype: np.dtype, n: int) -> bytes:
     """The header of a ``.npy`` file of ``n`` values of ``dtype`` (NumPy's format 1.0)."""
     import io
@@ -220,11 +228,14 @@ def count_pairs(
     if by_group and store.bounds is None:
         store.bounds = group_bounds(store)
     parallel_split = (parallel.get("jobs", -1), parallel.get("scheduler"))
-    ranks = [
-        (directory, name, "grouped", store.bounds)
-        for name in names
-        if by_group and "grouped" not in store.ranked.get(name, {})
-    ]
+    grouped = [n for n in names if by_group and "grouped" not in store.ranked.get(n, {})]
+    for name in grouped:  # written part by part, each part's K in place, by the tasks
+        fd, _ = _allocate(
+            store.path(f"grouped-rank-{name}"), _ranking.index_dtype(store.n), store.n
+        )
+        os.close(fd)
+    parts = _parts(store.bounds, splits(store.n, len(grouped), *parallel_split)) if grouped else []
+    ranks = [(directory, name, "grouped", part) for name in grouped for part in parts]
     unranked = [name for name in names if "overall" not in store.ranked.get(name, {})]
     bands = splits(store.n, len(unranked), *parallel_split)
     ranks += [(directory, name, "overall", (b, bands)) for name in unranked for b in range(bands)]
@@ -303,7 +314,7 @@ def _parts(bounds: dict[int, tuple[int, int]], k: int) -> list[dict[int, tuple[i
 
 
 def group_bounds(store: ColumnStore) -> dict[int, tuple[int, int]]:
-    """Each K's rows ``(start, stop)`` in the order of the matrices by K (:func:`_group_order`),
+    """Each K's rows ``(start, stop)`` in the order of the matrices by K (:func:`_group_rows`),
     from a count of each K, block by block (in the calling process: a pass over 2 bytes a
     matrix)."""
     counts = np.zeros(0, dtype=np.int64)
@@ -316,9 +327,13 @@ def group_bounds(store: ColumnStore) -> dict[int, tuple[int, int]]:
     return {k: (int(stops[k] - counts[k]), int(stops[k])) for k in np.flatnonzero(counts)}
 
 
-def _group_order(directory: Path) -> np.ndarray:
-    """The matrices in increasing K, stable (a radix sort of the int16 K)."""
-    return np.argsort(np.load(directory / f"{GROUP}.npy"), kind="stable")
+def _group_rows(directory: Path, part: dict[int, tuple[int, int]]) -> np.ndarray:
+    """The rows of the matrices of the consecutive K of ``part`` (each K's rows in the order
+    of the matrices by K), in that order: increasing K, each K's rows in their order (a radix
+    sort of the int16 K of those rows)."""
+    classes = np.load(directory / f"{GROUP}.npy", mmap_mode="r")
+    rows = np.flatnonzero((classes >= min(part)) & (classes <= max(part)))
+    return rows[np.argsort(classes[rows], kind="stable")]
 
 
 def _rank(task) -> None:
@@ -328,8 +343,9 @@ def _rank(task) -> None:
     in the band and their ranks among all the values (:func:`band_ranks`), as
     ``rank-NAME-b.npy`` (one row of ranks for ``k = 1``, else the rows over the ranks), sorted
     in pieces that stay in cache (:func:`cenmcc._ranking.ranks`). Grouped: dense ranks within
-    each K (``bounds``: each K's rows in the order by K, :func:`_group_order`), in that order
-    (``grouped-rank-NAME.npy``).
+    each K of a part of the K (each K's rows ``(start, stop)`` in the order of the matrices by
+    K, :func:`_group_rows`), written at those rows of ``grouped-rank-NAME.npy``, which the
+    parts of the K share.
     """
     directory, name, part, arg = task
     directory = Path(directory)
@@ -342,11 +358,14 @@ def _rank(task) -> None:
             rows, ranks = band_ranks(values, *edges[b : b + 2])
         np.save(directory / f"rank-{name}-{b}.npy", ranks if k == 1 else np.stack([rows, ranks]))
         return
-    values = np.load(directory / f"{name}.npy")[_group_order(directory)]
-    ranks = np.empty(values.size, dtype=_ranking.index_dtype(values.size))
+    if not arg:
+        return  # no matrices
+    values = np.load(directory / f"{name}.npy", mmap_mode="r")[_group_rows(directory, arg)]
+    start = min(a for a, _ in arg.values())
+    ranks = np.load(directory / f"grouped-rank-{name}.npy", mmap_mode="r+")
     for a, b in arg.values():
-        ranks[a:b] = _ranking.dense_ranks(values[a:b])
-    np.save(directory / f"grouped-rank-{name}.npy", ranks)
+        ranks[a:b] = _ranking.dense_ranks(values[a - start : b - start])
+    ranks.flush()
 
 
 def band_ranks(values: np.ndarray, lo: float | None, hi: float | None):
