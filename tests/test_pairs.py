@@ -51,6 +51,9 @@ def test_counts_split_into_bands_and_groups_of_k_are_those_of_one_task(store, mo
     # columns to rank within K, then overall; pairs to count
     assert asked == [(3000, 3, 2, None), (3000, 3, 2, None), (3000, 2, 2, None)]
     assert len(list(s.directory.glob("rank-g-*.npy"))) == k
+    # every task writes files of its own: one a K for the ranks within K
+    grouped = sorted(p.name for p in s.directory.glob("grouped-rank-g-*.npy"))
+    assert grouped == [f"grouped-rank-g-{k}.npy" for k in sorted(set(columns["K"].tolist()))]
     for f, g in [("f", "g"), ("g", "h")]:
         x, y, K = columns[f], columns[g], columns["K"]
         assert counted[f, g].overall == cenmcc.pair_counts(x, y)

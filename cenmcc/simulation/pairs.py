@@ -92,7 +92,11 @@ class ColumnStore:
 
     def _open(self, name: str, dtype: np.dtype) -> tuple[int, int]:
         if name not in self._files:
-            self._files[name] = _allocate(self.path(name), dtype, self.n)
+            header = _npy_header(dtype, self.n)
+            fd = os.open(self.path(name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.write(fd, header)
+            os.ftruncate(fd, len(header) + self.n * np.dtype(dtype).itemsize)
+            self._files[name] = (fd, len(header))
             self.dtypes[name] = np.dtype(dtype)
         elif np.dtype(dtype) != self.dtypes[name]:
             raise TypeError(f"column {name!r} is {self.dtypes[name]}, got values of {dtype}")
@@ -158,17 +162,6 @@ def _write_all(fd: int, data: memoryview, offset: int) -> None:
         data, offset = data[written:], offset + written
 
 
-def _allocate(path: Path, dtype, n: int) -> tuple[int, int]:
-    """Create (or empty) the ``.npy`` file of ``n`` values of ``dtype`` at ``path``, its values
-    not yet written (a sparse file, zeros when read); its file descriptor, open for writing,
-    and its header's length."""
-    header = _npy_header(dtype, n)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.write(fd, header)
-    os.ftruncate(fd, len(header) + n * np.dtype(dtype).itemsize)
-    return fd, len(header)
-
-
 def _npy_header(dtype: np.dtype, n: int) -> bytes:
     """The header of a ``.npy`` file of ``n`` values of ``dtype`` (NumPy's format 1.0)."""
     import io
@@ -229,11 +222,6 @@ def count_pairs(
         store.bounds = group_bounds(store)
     parallel_split = (parallel.get("jobs", -1), parallel.get("scheduler"))
     grouped = [n for n in names if by_group and "grouped" not in store.ranked.get(n, {})]
-    for name in grouped:  # written part by part, each part's K in place, by the tasks
-        fd, _ = _allocate(
-            store.path(f"grouped-rank-{name}"), _ranking.index_dtype(store.n), store.n
-        )
-        os.close(fd)
     parts = _parts(store.bounds, splits(store.n, len(grouped), *parallel_split)) if grouped else []
     ranks = [(directory, name, "grouped", part) for name in grouped for part in parts]
     unranked = [name for name in names if "overall" not in store.ranked.get(name, {})]
@@ -344,8 +332,11 @@ def _rank(task) -> None:
     ``rank-NAME-b.npy`` (one row of ranks for ``k = 1``, else the rows over the ranks), sorted
     in pieces that stay in cache (:func:`cenmcc._ranking.ranks`). Grouped: dense ranks within
     each K of a part of the K (each K's rows ``(start, stop)`` in the order of the matrices by
-    K, :func:`_group_rows`), written at those rows of ``grouped-rank-NAME.npy``, which the
-    parts of the K share.
+    K, :func:`_group_rows`), in that order, as ``grouped-rank-NAME-K.npy``.
+
+    Every task writes files of its own: where the store is on a file system that the workers
+    of several machines share, two machines writing into one file could each write back
+    whole pages, each over the other's values.
     """
     directory, name, part, arg = task
     directory = Path(directory)
@@ -362,10 +353,9 @@ def _rank(task) -> None:
         return  # no matrices
     values = np.load(directory / f"{name}.npy", mmap_mode="r")[_group_rows(directory, arg)]
     start = min(a for a, _ in arg.values())
-    ranks = np.load(directory / f"grouped-rank-{name}.npy", mmap_mode="r+")
-    for a, b in arg.values():
-        ranks[a:b] = _ranking.dense_ranks(values[a - start : b - start])
-    ranks.flush()
+    for key, (a, b) in arg.items():
+        ranks = _ranking.dense_ranks(values[a - start : b - start])
+        np.save(directory / f"grouped-rank-{name}-{key}.npy", ranks)
 
 
 def band_ranks(values: np.ndarray, lo: float | None, hi: float | None):
@@ -415,13 +405,14 @@ def _count(task) -> PairCounts | dict[int, PairCounts]:
     """
     directory, (f, kf), (g, kg), part = task
     directory = Path(directory)
-    if isinstance(part, dict):
-        rf = np.load(directory / f"grouped-rank-{f}.npy", mmap_mode="r")
-        rg = np.load(directory / f"grouped-rank-{g}.npy", mmap_mode="r")
-    else:
-        rf, rg = _overall_ranks(directory, f, kf), _overall_ranks(directory, g, kg)
-    if rf.size >= FENWICK_FROM:
+    if np.load(directory / f"{f}.npy", mmap_mode="r").size >= FENWICK_FROM:
         load_fenwick()  # a large run's bands and groups are large too: loaded, it counts them
     if isinstance(part, dict):
-        return {k: counts_from_ranks(rf[a:b], rg[a:b]) for k, (a, b) in part.items()}
-    return counts_from_ranks(rf, rg, *part)
+
+        def grouped(name: str, k: int) -> np.ndarray:
+            return np.load(directory / f"grouped-rank-{name}-{k}.npy")
+
+        return {k: counts_from_ranks(grouped(f, k), grouped(g, k)) for k in part}
+    return counts_from_ranks(
+        _overall_ranks(directory, f, kf), _overall_ranks(directory, g, kg), *part
+    )
