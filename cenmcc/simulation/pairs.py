@@ -75,7 +75,8 @@ class ColumnStore:
         )
         self.dtypes: dict[str, np.dtype] = {}
         self._files: dict[str, tuple[int, int]] = {}  # name -> (file descriptor, header bytes)
-        # column -> the ranks made of it ("overall", "grouped") -> how many files hold them
+        # column -> the ranks made of it ("overall", "grouped") -> how many band files hold
+        # its overall ranks (1 for its ranks within K, which are one file per K)
         self.ranked: dict[str, dict[str, int]] = {}
         self.bounds: dict | None = None  # each K's rows in the order by K, once computed
 
