@@ -385,11 +385,24 @@ def _check_values(values, name: str) -> np.ndarray:
     return v
 
 
+#: Up to this many objects, the sum of the squares of their groups' sizes (at most the square
+#: of their number) is exact in int64.
+_SQUARES_EXACT = math.isqrt(2**63 - 1)
+
+
 def _tied_pairs(sizes: np.ndarray) -> int:
-    """Number of unordered pairs within groups of the given sizes."""
-    sizes = sizes.astype(np.uint64)
-    twice = np.multiply(sizes, sizes - (sizes > 0), out=sizes)  # L (L - 1), 0 for L = 0
-    return int(twice.sum(dtype=np.uint64)) // 2  # each L (L - 1) is even
+    """Number of unordered pairs within groups of the given sizes: ``sum L (L - 1) / 2``.
+
+    Computed as ``(sum L^2 - sum L) / 2`` in two passes over the sizes, with no temporary
+    array: ``np.dot`` adds the squares in int64, exactly up to :data:`_SQUARES_EXACT` objects
+    (3·10⁹), and in Python integers beyond.
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    total = int(sizes.sum())
+    if total > _SQUARES_EXACT:  # the groups of two or more, in Python integers
+        sizes = sizes[sizes > 1].astype(object)
+        total = int(sizes.sum())
+    return (int(np.dot(sizes, sizes)) - total) // 2
 
 
 def _tied_in_sorted(s: np.ndarray) -> int:

@@ -123,6 +123,20 @@ def test_the_counts_of_bands_of_f_add_up_to_those_of_every_pair():
             assert cenmcc.PairCounts.total(bands) == whole
 
 
+@given(st.lists(st.integers(0, 2**20), max_size=50))
+def test_tied_pairs_are_the_pairs_within_each_group(sizes):
+    expected = sum(L * (L - 1) // 2 for L in sizes)
+    assert comparison._tied_pairs(np.array(sizes, dtype=np.int64)) == expected
+
+
+def test_tied_pairs_beyond_the_exact_int64_squares_are_exact():
+    """More than 3·10⁹ objects: the sum of the squares would overflow int64."""
+    sizes = np.array([3_000_000_000, 0, 1, 2, 2**31 + 5, 1], dtype=np.int64)
+    assert sizes.sum() > comparison._SQUARES_EXACT
+    expected = sum(int(L) * (int(L) - 1) // 2 for L in sizes)
+    assert comparison._tied_pairs(sizes) == expected
+
+
 @given(st.lists(st.integers(0, 1000), max_size=300))
 def test_inversions_match_a_quadratic_count(x):
     x = np.array(x, dtype=np.int64)
