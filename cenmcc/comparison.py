@@ -217,9 +217,9 @@ def counts_from_ranks(
     across, across_tied_g, across_discordant = below.size * n, 0, 0
     if below.size and n:
         h = np.bincount(below, minlength=m)
-        across_tied_g = int(h[rg].sum())
+        across_tied_g = _sum_at(h, rg, sizes_g)
         np.cumsum(h, out=h)
-        across_discordant = across - int(h[rg].sum())
+        across_discordant = across - _sum_at(h, rg, sizes_g)
     placed = _placed_by_ranks(rf, rg, lo)
     if placed is not None:  # f ties no two objects
         tied_f = tied_both = 0
@@ -245,6 +245,16 @@ def counts_from_ranks(
         g_only=tied_f - tied_both,
         both_tied=tied_both,
     )
+
+
+def _sum_at(h: np.ndarray, rg: np.ndarray, sizes_g: np.ndarray) -> int:
+    """``h[rg].sum()`` (an int64 sum: at most the pairs across a band's edge), with
+    ``sizes_g = np.bincount(rg)``: for a band of many objects, ``h · sizes_g``, one sequential
+    pass over g's ranks (eight times faster than gathering ``h`` at 10⁷ random ranks of 2·10⁷),
+    else the gather of the band's few objects."""
+    if rg.size * 8 >= sizes_g.size:
+        return int(np.dot(h[: sizes_g.size], sizes_g))
+    return int(h[rg].sum())
 
 
 def _placed_by_ranks(rf: np.ndarray, rg: np.ndarray, lo: int) -> np.ndarray | None:

@@ -57,12 +57,24 @@ def brute_force_band(f, g, lo, hi):
 
 @given(f=values, data=st.data())
 def test_the_counts_of_a_band_of_f_are_those_of_its_pairs(f, data):
-    g = data.draw(st.lists(st.integers(0, 5), min_size=len(f), max_size=len(f)))
+    """g's ranks up to 5 or 500: a band of a few objects among many ranks of g sums the pairs
+    across its edge by gathering at their ranks, a band of many by a pass over g's ranks."""
+    top = data.draw(st.sampled_from([5, 500]))
+    g = data.draw(st.lists(st.integers(0, top), min_size=len(f), max_size=len(f)))
     lo = data.draw(st.integers(0, 7))
     hi = data.draw(st.none() | st.integers(lo, 7))
     c = counts_from_ranks(np.array(f, dtype=np.int32), np.array(g, dtype=np.int32), lo, hi)
     got = (c.n_pairs, c.concordant, c.discordant, c.f_only, c.g_only, c.both_tied)
     assert got == tuple(brute_force_band(f, g, lo, hi).values())
+
+
+def test_pairs_across_a_band_edge_are_summed_alike_by_pass_and_by_gather():
+    rng = np.random.default_rng(5)
+    h = rng.integers(0, 50, 10_000)
+    for size in (3, 1_000, 5_000):  # below and above an eighth of g's ranks
+        rg = rng.integers(0, 10_000, size)
+        sizes = np.bincount(rg)
+        assert comparison._sum_at(h, rg, sizes) == int(h[rg].sum())
 
 
 @given(n=st.integers(0, 30), data=st.data())
