@@ -5,7 +5,9 @@ the next) or minimal (how many values are smaller): the ranks of one sort of all
 Above :data:`SORT_PIECE` values, the values are cut at quantiles of a sample into pieces of
 increasing values (:func:`value_edges`, :func:`edges_below`), and each piece is sorted and
 ranked on its own: equal values fall in one piece, so the ranks are the same, while a sort of
-2·10⁷ values at once misses the cache at every level and takes 1.5 times as long.
+2·10⁷ values at once misses the cache at every level and takes 1.5 times as long. Each piece
+is ordered by :func:`sorting_order`: two radix sorts of a 32-bit key, then a stable sort of
+values that are then almost in order.
 
 :func:`cenmcc.tie_groups` and :func:`cenmcc.pair_counts` (exact ties) and the pair counts of a
 simulation (:mod:`cenmcc.simulation.pairs`) rank through here.
@@ -13,6 +15,7 @@ simulation (:mod:`cenmcc.simulation.pairs`) rank through here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import numpy as np
@@ -58,7 +61,7 @@ def ranks(values: np.ndarray, *, dense: bool, offset: int = 0) -> np.ndarray:
     out = np.empty(values.size, dtype=index_dtype(values.size))
     for rows in pieces(values):
         v = values if rows is None else values[rows]
-        order = np.argsort(v)
+        order = sorting_order(v)
         s = v[order]
         piece = np.zeros(s.size, dtype=out.dtype)
         if dense:
@@ -71,6 +74,44 @@ def ranks(values: np.ndarray, *, dense: bool, offset: int = 0) -> np.ndarray:
         if s.size:
             offset = int(piece[-1]) + 1 if dense else offset + s.size
     return out
+
+
+#: Values above which :func:`sorting_order` orders by its key (from 2¹¹ it is faster than
+#: ``np.argsort``, measured on an AMD Zen 4).
+RADIX_MIN = 2**11
+
+
+def sorting_order(values: np.ndarray) -> np.ndarray:
+    """Indices that sort ``values``, NaN last, as ``np.argsort(values)``; equal values may be in
+    any order.
+
+    Real values of more than :data:`RADIX_MIN` are first ordered by a 32-bit key, ``⌊(x - min)
+    · s⌋`` with ``s`` just under ``2³² / (max - min)``, which does not decrease where ``x``
+    increases (each rounding is monotone), by two stable radix sorts of its 16-bit halves
+    (``np.argsort`` of 16-bit integers, ``kind="stable"``); values of different keys are then in
+    order, and a stable sort of the values in that order (a merge sort that finds them almost
+    sorted) puts in order those of equal keys. The result is a sort whatever the key; values
+    the key cannot spread (NaN or an infinity among them, or all equal as floats) are sorted
+    by ``np.argsort``.
+
+    On 2²⁰ float64, 29 ms against 79 ms for ``np.argsort`` on an AMD Zen 4, whose AVX-512
+    sort (x86-simd-sort's) stores through a microcoded compress instruction; NumPy's AVX2 sort
+    takes 26 ms there (with ``NPY_DISABLE_CPU_FEATURES``, which also slows every ufunc).
+    """
+    if values.size <= RADIX_MIN or values.dtype.kind not in "fiu":
+        return np.argsort(values)
+    lo = values.min()
+    span = float(values.max()) - float(lo)  # NaN, or 0 where all are equal as floats
+    scale = (2.0**32 - 2.0**21) / span if span > 0 else 0.0
+    if not 0 < scale < math.inf:  # NaN, an infinity, no spread, or a subnormal range
+        return np.argsort(values)
+    key = np.subtract(values, lo, dtype=np.float64)
+    key *= scale
+    key = key.astype(np.uint32)
+    order = np.argsort(key.astype(np.uint16), kind="stable")
+    key >>= 16
+    order = order[np.argsort(key.astype(np.uint16)[order], kind="stable")]
+    return order[np.argsort(values[order], kind="stable")]
 
 
 def pieces(values: np.ndarray) -> Iterable[np.ndarray | None]:

@@ -1,7 +1,11 @@
 """Ranks sorted in pieces of increasing values: those of one sort of all the values."""
 
+from unittest import mock
+
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 
 import cenmcc
@@ -75,3 +79,50 @@ def test_public_ranks_and_pair_counts_rank_in_pieces(monkeypatch, piece):
     np.testing.assert_array_equal(cenmcc.tie_groups(floats, atol=0.2), chained)
     assert chained.max() == 0  # steps of 1/7 under 0.2: one chain
     assert cenmcc.pair_counts(floats, integers) == whole
+
+
+def _sorted_by(order, values):
+    """The values in ``order``, which must be a permutation of their indices."""
+    assert order.dtype == np.intp
+    np.testing.assert_array_equal(np.sort(order), np.arange(values.size))
+    return values[order]
+
+
+@given(
+    st.one_of(
+        st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64)),
+        st.lists(st.floats(-1e-300, 1e-300)),  # a range too narrow for the key's scale
+        st.lists(st.integers(-(2**63), 2**63 - 1)),
+        st.lists(st.integers(0, 2**64 - 1)),
+        st.lists(st.integers(2**60, 2**60 + 100)),  # equal as floats
+        st.lists(st.sampled_from([-1.0, -0.0, 0.0, 1e-9, 1 + 2**-52, 1.0, 2**60])),
+    ),
+    st.sampled_from([0, 3]),
+)
+def test_sorting_order_sorts_any_real_values(values, radix_min):
+    """Ordered by its key and then by a stable sort, the values come out sorted whatever the
+    key (ties, NaN and infinities, integers beyond 2**53, a range of subnormals)."""
+    values = np.array(values)
+    with mock.patch.object(_ranking, "RADIX_MIN", radix_min):
+        order = _ranking.sorting_order(values)
+    np.testing.assert_array_equal(_sorted_by(order, values), np.sort(values))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.random.default_rng(1).random(5000),
+        np.random.default_rng(2).lognormal(0, 6, 5000),  # most keys 0, a few spread
+        # close values, all of key 0 beside one far away
+        np.r_[1 + np.random.default_rng(3).integers(0, 2**12, 5000) * 2.0**-52, 2**40],
+        np.random.default_rng(4).integers(0, 40, 5000).astype(np.float32),
+        np.random.default_rng(5).integers(-(2**62), 2**62, 5000),
+    ],
+)
+def test_sorting_order_by_key_is_a_sort(monkeypatch, values):
+    """Above RADIX_MIN the key orders the values; values whose keys are equal, and only
+    those, are put in order by the final sort."""
+    monkeypatch.setattr(_ranking, "RADIX_MIN", 64)
+    np.testing.assert_array_equal(
+        _sorted_by(_ranking.sorting_order(values), values), np.sort(values)
+    )
