@@ -35,6 +35,7 @@ import numpy as np
 from cenmcc import _ranking
 from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
 
+from .allocator import releasing_freed_memory
 from .parallel import map_tasks
 from .resources import PAIR_COUNT_BYTES, available_bytes
 
@@ -325,6 +326,7 @@ def _group_rows(directory: Path, part: dict[int, tuple[int, int]]) -> np.ndarray
     return rows[np.argsort(classes[rows], kind="stable")]
 
 
+@releasing_freed_memory
 def _rank(task) -> None:
     """Task: ranks of a column, ``"overall"`` or ``"grouped"``.
 
@@ -396,6 +398,7 @@ def _overall_ranks(directory: Path, name: str, k: int) -> np.ndarray:
     return ranks
 
 
+@releasing_freed_memory
 def _count(task) -> PairCounts | dict[int, PairCounts]:
     """Task: the pair counts of two columns from their ranks: those of a band ``(lo, hi)`` of
     the first column's ranks (:func:`cenmcc.comparison.counts_from_ranks`), or those within
