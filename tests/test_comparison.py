@@ -101,7 +101,8 @@ def test_g_is_placed_at_f_exactly_where_f_ties_nothing():
 
 
 def test_placed_and_sorted_counts_agree_with_the_fenwick_counter(monkeypatch):
-    """At 3·10⁵ objects (scipy's Fenwick tree), f without ties and f with a few."""
+    """At 3·10⁵ objects (scipy's Fenwick tree, in one count or split in two), f without ties
+    and f with a few."""
     rng = np.random.default_rng(11)
     n = 300_000
     rf = rng.permutation(n).astype(np.int32)
@@ -118,6 +119,11 @@ def test_placed_and_sorted_counts_agree_with_the_fenwick_counter(monkeypatch):
     assert placed.concordant + placed.discordant == (
         sorted_counts.concordant + sorted_counts.discordant + sorted_counts.g_only
     )
+    monkeypatch.setattr(comparison, "FENWICK_SPLIT_FROM", 0)
+    for low_bits in (12, 0):  # runs of 2**12 g-ranks; the fewest bits that leave h 16 bits
+        monkeypatch.setattr(comparison, "FENWICK_LOW_BITS", low_bits)
+        assert counts_from_ranks(rf, rg) == placed  # two Fenwick counts, split by g's high bits
+        assert counts_from_ranks(tied, rg) == sorted_counts
     monkeypatch.setattr(comparison, "FENWICK_FROM", 10**12)
     monkeypatch.setattr(comparison, "FENWICK_LOADED_FROM", 10**12)
     assert counts_from_ranks(rf, rg) == placed  # NumPy's inversion count, the same pairs

@@ -2,6 +2,7 @@
 
 import itertools
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -43,12 +44,13 @@ def test_both_discordant_counters_equal_the_count_over_every_pair(a, b):
     f, g = np.array(a[:n], dtype=float), np.array(b[:n], dtype=float)
     expected = brute_force(f, g)
     assert cenmcc.pair_counts(f, g) == expected  # NumPy's inversion count (few objects)
-    threshold = comparison.FENWICK_FROM
-    try:
-        comparison.FENWICK_FROM = 0  # scipy's Fenwick tree, whatever the size
+    with mock.patch.object(comparison, "FENWICK_FROM", 0):  # scipy's Fenwick tree, any size
         assert cenmcc.pair_counts(f, g) == expected
-    finally:
-        comparison.FENWICK_FROM = threshold
+        with (
+            mock.patch.object(comparison, "FENWICK_SPLIT_FROM", 0),
+            mock.patch.object(comparison, "FENWICK_LOW_BITS", 1),
+        ):  # split in two counts by g's high bits
+            assert cenmcc.pair_counts(f, g) == expected
 
 
 def test_scipy_still_has_the_fenwick_counter():
