@@ -169,7 +169,7 @@ def pair_counts(f, g, *, rtol: float = 0.0, atol: float = 0.0) -> PairCounts:
     groups of f, of g and of (f, g). One sort of the combined ranks (none where f ties no two
     objects) and one count of discordant pairs, by the Fenwick tree of
     ``scipy.stats.kendalltau`` (a bitwise inversion count in NumPy where scipy lacks it);
-    about 50 bytes an object of working memory (54 from :data:`FENWICK_SPLIT_FROM` objects).
+    about 50 bytes an object of working memory.
 
     Examples
     --------
@@ -220,6 +220,8 @@ def counts_from_ranks(
         across_tied_g = _sum_at(h, rg, sizes_g)
         np.cumsum(h, out=h)
         across_discordant = across - _sum_at(h, rg, sizes_g)
+        del h
+    del sizes_g  # 8 bytes an object, not held through the count below
     placed = _placed_by_ranks(rf, rg, lo)
     if placed is not None:  # f ties no two objects
         tied_f = tied_both = 0
@@ -317,10 +319,11 @@ def _discordant(x: np.ndarray | None, y: np.ndarray) -> int:
     reached in cache. With ``h = y >> s`` (y's high bits), a pair with ``h[i] > h[j]`` has
     ``y[i] > y[j]``, and one with ``h[i] < h[j]`` has not: the first count is that of ``h``,
     a tree of fewer than 2¹⁶ counts. The pairs of equal ``h`` are counted in the objects
-    stably sorted by ``h`` (a radix sort), where each ``h`` is a run of ``y`` within 2^s that
-    keeps its order of ``x``, and a pair across two runs is in the order of its ``y``; the
-    tree is then reached a run at a time. At 2·10⁷ objects of correlated ranks, 1.5–2.1 s
-    against 2.2–3.0 s for one count; at 5·10⁷, 4.9 s against 7.2 s.
+    stably sorted by ``h`` (a radix sort): each value of ``h`` is then one run of objects in
+    their order of ``x``, whose ``y`` span fewer than 2^s ranks, and a pair across two runs
+    is in the order of its ``y``, so not discordant; the tree is reached one run at a time.
+    At 2·10⁷ objects of correlated ranks, 1.5–2.1 s against 2.2–3.0 s for one count; at
+    5·10⁷, 4.9 s against 7.2 s.
     """
     loaded = "scipy.stats" in sys.modules and y.size >= FENWICK_LOADED_FROM
     kendall_dis = _fenwick_discordant() if loaded or y.size >= FENWICK_FROM else None
@@ -333,10 +336,14 @@ def _discordant(x: np.ndarray | None, y: np.ndarray) -> int:
     y += 1
     if y.size < FENWICK_SPLIT_FROM:
         return int(kendall_dis(x, y))
-    high = y >> max(FENWICK_LOW_BITS, int(y.max()).bit_length() - 16)
-    order = np.argsort(high.astype(np.uint16), kind="stable")
-    high += 1
-    between = int(kendall_dis(x, high))
+    high = np.empty(y.size, dtype=np.uint16)  # y's high bits, 16 at most
+    shift = max(FENWICK_LOW_BITS, int(y.max()).bit_length() - 16)
+    np.right_shift(y, shift, out=high, casting="unsafe")
+    ranks = high.astype(np.intp)
+    ranks += 1
+    between = int(kendall_dis(x, ranks))
+    del ranks
+    order = np.argsort(high, kind="stable")
     del high
     y = y[order]
     if tied_x:  # equal x cut apart by the sort are in two runs of h: not discordant anyway
