@@ -120,8 +120,8 @@ def test_sorting_order_sorts_any_real_values(values, radix_min):
     ],
 )
 def test_sorting_order_by_key_is_a_sort(monkeypatch, values):
-    """Above RADIX_MIN the key orders the values; values whose keys are equal, and only
-    those, are put in order by the final sort."""
+    """Above RADIX_MIN the values are ordered by the key, then by the final sort where keys
+    are equal: sorted, whether the key spreads them or leaves many equal."""
     monkeypatch.setattr(_ranking, "RADIX_MIN", 64)
     np.testing.assert_array_equal(
         _sorted_by(_ranking.sorting_order(values), values), np.sort(values)
