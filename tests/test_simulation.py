@@ -2,6 +2,7 @@
 
 import json
 import math
+import sys
 import warnings
 
 import numpy as np
@@ -375,7 +376,6 @@ released = release_freed_memory()
 print(platform.libc_ver()[0] == "glibc", released, kept >> 20, (rss() - before) >> 20)
 """
     import subprocess
-    import sys
 
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
@@ -393,12 +393,32 @@ print(platform.libc_ver()[0] == "glibc", released, kept >> 20, (rss() - before) 
         (pairs._count, ("/nonexistent", ("f", 1), ("g", 1), (0, None))),
     ],
 )
-def test_each_pair_count_task_hands_back_its_free_memory(monkeypatch, task, arguments):
-    """However a pair-count task ends, the worker's free memory is handed back after it."""
+@pytest.mark.parametrize(("grown", "released"), [(2**30, [1]), (2**20, [])])
+def test_a_pair_count_task_hands_back_free_memory_once_the_worker_has_grown(
+    monkeypatch, task, arguments, grown, released
+):
+    """However a pair-count task ends, the worker's free memory is handed back after it if the
+    worker has grown by more than KEEP_BYTES since before its first such task, and kept for
+    the next task otherwise."""
     from cenmcc.simulation import allocator
 
+    sizes = iter([0, grown])  # before the first task, after this one
     calls = []
+    monkeypatch.setattr(allocator, "_reference", {})
+    monkeypatch.setattr(allocator, "resident_bytes", lambda: next(sizes))
     monkeypatch.setattr(allocator, "release_freed_memory", lambda: calls.append(1))
     with pytest.raises(FileNotFoundError):
         task(arguments)
-    assert calls == [1]
+    assert calls == released
+
+
+def test_the_resident_size_is_read_on_linux():
+    from cenmcc.simulation.allocator import resident_bytes
+
+    size = resident_bytes()
+    held = np.ones(2**25)  # 256 MiB, touched
+    grown = resident_bytes() - size
+    if sys.platform == "linux":
+        assert grown >= held.nbytes * 0.9
+    else:
+        assert grown == 0

@@ -9,9 +9,11 @@ Setting the thresholds once per process keeps those blocks in the heap for reuse
 ``mallopt(3)``: ``M_MMAP_THRESHOLD``, ``M_TRIM_THRESHOLD``).
 
 A task that allocates far more than a chunk (the exact pair counts' ranks and counts of 10⁷
-values) hands the free memory back when it ends (:func:`release_freed_memory`): kept, it
-counts in the worker's resident size, and from 300 MB over its size after its first task
-joblib's loky ends the worker as leaking and starts another (1 to 2 s, and a warning).
+values) hands the free memory back when it ends, once the worker holds more than
+:data:`KEEP_BYTES` over its size before its first such task (:func:`releasing_freed_memory`):
+kept, it counts in the worker's resident size, and from 300 MB over its size after its first
+task joblib's loky ends the worker as leaking and starts another (1 to 2 s, and a warning).
+Smaller tasks keep it: handed back, it is faulted in again by the next task.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 #: ``mallopt`` parameters (glibc's malloc.h).
 M_TRIM_THRESHOLD = -1
@@ -29,6 +33,13 @@ M_MMAP_THRESHOLD = -3
 MMAP_THRESHOLD = 32 * 2**20
 #: Free memory at the top of the heap kept before any is returned to the kernel.
 TRIM_THRESHOLD = 256 * 2**20
+#: Growth of a worker's resident size, since before its first large task, up to which it keeps
+#: its free memory (:func:`releasing_freed_memory`): well under loky's 300 MB, over the 130–135
+#: MiB of a run of 2·10⁶ (``scipy.stats``, imported by the first count, is 40 MiB of it).
+KEEP_BYTES = 160 * 2**20
+
+#: Resident bytes of this process before its first large task, by process id.
+_reference: dict[int, int] = {}
 
 
 @functools.cache
@@ -71,14 +82,29 @@ def release_freed_memory() -> bool:
     return bool(trim(0)) if trim is not None else False
 
 
+def resident_bytes() -> int:
+    """This process's resident size in bytes (Linux's ``/proc/self/statm``); 0 where unknown."""
+    try:
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def releasing_freed_memory(task: Callable) -> Callable:
-    """``task``, followed by :func:`release_freed_memory` however it ends."""
+    """``task``, then, however it ends, :func:`release_freed_memory` if this process has grown
+    by more than :data:`KEEP_BYTES` since before its first task so wrapped.
+
+    At 2·10⁶ matrices the pair-count tasks never grow a worker that far, and keep their free
+    memory for the next task; at 2·10⁷ they grew it by 160–190 MiB before any was handed back.
+    """
 
     @functools.wraps(task)
     def wrapped(*args, **kwargs):
+        reference = _reference.setdefault(os.getpid(), resident_bytes())
         try:
             return task(*args, **kwargs)
         finally:
-            release_freed_memory()
+            if resident_bytes() - reference > KEEP_BYTES:
+                release_freed_memory()
 
     return wrapped
