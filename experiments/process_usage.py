@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+from cenmcc.simulation.allocator import resident_bytes
 
 
 class Usage(NamedTuple):
@@ -50,7 +50,7 @@ class ProcessTree:
                 ancestor = parents[ancestor]
             inside = self.member.get(ancestor, False)  # an unknown or ended parent: not ours
             self.member.update(dict.fromkeys(chain, inside))
-        return sum(_rss_bytes(pid) for pid, inside in self.member.items() if inside)
+        return sum(resident_bytes(pid) for pid, inside in self.member.items() if inside)
 
 
 def _parent(pid: int) -> int | None:
@@ -60,14 +60,6 @@ def _parent(pid: int) -> int | None:
     except OSError:
         return None
     return int(stat[stat.rindex(")") + 2 :].split()[1])
-
-
-def _rss_bytes(pid: int) -> int:
-    """Resident bytes of ``pid`` (0 if it has ended)."""
-    try:
-        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
-    except OSError:
-        return 0
 
 
 #: Seconds a measured command has to stop after SIGTERM before it is killed.

@@ -82,10 +82,11 @@ def release_freed_memory() -> bool:
     return bool(trim(0)) if trim is not None else False
 
 
-def resident_bytes() -> int:
-    """This process's resident size in bytes (Linux's ``/proc/self/statm``); 0 where unknown."""
+def resident_bytes(pid: int | str = "self") -> int:
+    """The resident size in bytes of process ``pid``, this one by default (Linux's
+    ``/proc/<pid>/statm``); 0 where unknown (an ended process, or no ``/proc``)."""
     try:
-        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
 
