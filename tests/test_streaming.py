@@ -13,6 +13,7 @@ from cenmcc.simulation.streaming import (
     Moments,
     OrderedReducer,
     PoissonBootstrap,
+    add_by_key,
     key_groups,
 )
 
@@ -124,12 +125,26 @@ def test_poisson_bootstrap_sums_are_the_weighted_block_sums():
     blocks = rng.permutation(250) // 10
     weights = rng.poisson(1.0, size=(40, 25)).astype(float)
     # Two series sharing the blocks and weights add up to the bootstrap of the whole series.
-    a, b = PoissonBootstrap.of_series([(y[:100], blocks[:100]), (y[100:], blocks[100:])], weights)
-    (whole,) = PoissonBootstrap.of_series([(y, blocks)], weights)
+    parts = PoissonBootstrap.of_series(
+        [3, 5], [(y[:100], blocks[:100]), (y[100:], blocks[100:])], weights
+    )
+    whole = PoissonBootstrap.of_series([3], [(y, blocks)], weights)
     w = weights[:, blocks]  # the weight of each value in each resample
     expected = np.stack([w.sum(axis=1), w @ y, w @ y**2], axis=-1)
-    np.testing.assert_allclose(whole.sums, expected, rtol=1e-12)
-    np.testing.assert_allclose(a.merge(b).sums, whole.sums, rtol=1e-12)
+    np.testing.assert_allclose(whole.sums[0], expected, rtol=1e-12)
+    np.testing.assert_allclose(parts.sums.sum(axis=0), whole.sums[0], rtol=1e-12)
+
+
+def test_rows_are_added_key_by_key_and_a_one_sided_key_kept_as_it_is():
+    a = np.array([[1.0, -0.0], [2.0, 3.0]])
+    b = np.array([[10.0, 20.0], [-0.0, 0.5], [7.0, 8.0]])
+    keys, out = add_by_key(np.array([3, 5]), a, np.array([4, 5, 9]), b)
+    assert keys.tolist() == [3, 4, 5, 9]
+    np.testing.assert_array_equal(out, [[1.0, -0.0], [10.0, 20.0], [2.0, 3.5], [7.0, 8.0]])
+    assert np.signbit(out[0, 1])  # kept, not added to a zero
+    same_keys, total = add_by_key(np.array([4, 5, 9]), b, np.array([4, 5, 9]), b)
+    assert same_keys.tolist() == [4, 5, 9]
+    np.testing.assert_array_equal(total, 2 * b)
 
 
 def test_merging_with_no_rows_changes_nothing():

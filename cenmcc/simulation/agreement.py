@@ -28,7 +28,7 @@ import numpy as np
 from cenmcc._ranking import dense_ranks
 from cenmcc.comparison import PairCounts, counts_from_ranks
 
-from .streaming import Histogram2D, KeyedMoments, key_groups
+from .streaming import Histogram2D, KeyedMoments, add_by_key, key_groups
 
 #: Chunks whose own pair statistics are counted as replicates for the standard errors.
 REPLICATES = 64
@@ -45,11 +45,7 @@ class KeyedCounts:
     counts: np.ndarray
 
     def merge(self, other: KeyedCounts) -> KeyedCounts:
-        keys = np.union1d(self.keys, other.keys)
-        out = np.zeros((keys.size, *self.counts.shape[1:]), dtype=np.int64)
-        for part in (self, other):
-            out[np.searchsorted(keys, part.keys)] += part.counts
-        return KeyedCounts(keys, out)
+        return KeyedCounts(*add_by_key(self.keys, self.counts, other.keys, other.counts))
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ numbers that merge exactly or stably with those of the other chunks:
   merged with the pairwise formulas of Chan, Golub & LeVeque (1979) and Pébay (2008);
   :class:`KeyedMoments` holds one such set per key (the number of classes K), as arrays;
 - :class:`Histogram2D`: counts on a fixed grid (integers: exact and associative);
-- :class:`PoissonBootstrap`: each resample's weighted sums, with the weights drawn per block of
-  matrices from the chunk's own stream (Hanley & MacGibbon 2006; Chamandy et al. 2012).
+- :class:`PoissonBootstrap`: each resample's weighted sums, per key, with the weights drawn per
+  block of matrices from the chunk's own stream (Hanley & MacGibbon 2006; Chamandy et al. 2012).
 
 Chunk results are combined by :class:`OrderedReducer` along a binary tree that depends only on
 the number of chunks, never on the order in which the workers finish, so a run gives the same
@@ -313,29 +313,35 @@ def _cells(x, bounds: tuple[float, float], bins: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PoissonBootstrap:
-    """Resampled sums of a series, one row per bootstrap resample.
+    """Resampled sums of series, one series per integer key, one row per bootstrap resample.
 
     The observations are dealt at random into blocks, and in each resample every block gets an
-    independent Poisson(1) weight w; ``sums[r]`` holds ``(Σ w n_b, Σ w Σ_b y, Σ w Σ_b y²)``
-    over the blocks b. This is the Poisson bootstrap (Hanley & MacGibbon 2006) of blocks of
-    independent observations, a valid bootstrap of their mean at ``n_resamples · n / block``
-    draws; the weights of a chunk come from the chunk's own stream, so resamples merge by
-    addition across chunks and workers (Chamandy et al. 2012). Series that share the blocks and
-    their weights (the per-K parts of one chunk) add up to the bootstrap of the whole series.
+    independent Poisson(1) weight w; ``sums[i, r]`` holds ``(Σ w n_b, Σ w Σ_b y, Σ w Σ_b y²)``
+    over the blocks b of the series of ``keys[i]``. This is the Poisson bootstrap (Hanley &
+    MacGibbon 2006) of blocks of independent observations, a valid bootstrap of their mean at
+    ``n_resamples · n / block`` draws; the weights of a chunk come from the chunk's own stream,
+    so resamples merge by addition across chunks and workers (Chamandy et al. 2012). Series that
+    share the blocks and their weights (the per-K parts of one chunk) add up to the bootstrap of
+    the whole series.
 
     Attributes
     ----------
-    sums : ndarray, shape (n_resamples, 3)
+    keys : ndarray of int64, shape (k,)
+        Increasing.
+    sums : ndarray, shape (k, n_resamples, 3)
     """
 
+    keys: np.ndarray
     sums: np.ndarray
 
     @classmethod
-    def of_series(cls, series, weights) -> list[PoissonBootstrap]:
+    def of_series(cls, keys, series, weights) -> PoissonBootstrap:
         """The resampled sums of several series whose values share the same weighted blocks.
 
         Parameters
         ----------
+        keys : sequence of int
+            The key of each series, increasing.
         series : sequence of (y, blocks)
             Values ``y`` and the block of each value, in ``0 .. n_blocks - 1``.
         weights : ndarray, shape (n_resamples, n_blocks)
@@ -358,10 +364,29 @@ class PoissonBootstrap:
         )
         # einsum, not a BLAS product: the same sums in any process and on any machine.
         sums = np.einsum("rb,bgs->rgs", weights, per_block)
-        return [cls(sums[:, g]) for g in range(sums.shape[1])]
+        return cls(np.asarray(keys, dtype=np.int64), np.ascontiguousarray(sums.swapaxes(0, 1)))
 
     def merge(self, other: PoissonBootstrap) -> PoissonBootstrap:
-        return PoissonBootstrap(self.sums + other.sums)
+        """The sums of both, key by key (:func:`add_by_key`)."""
+        return PoissonBootstrap(*add_by_key(self.keys, self.sums, other.keys, other.sums))
+
+
+def add_by_key(keys_a, a: np.ndarray, keys_b, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Arrays with one row per key (``a[i]`` of ``keys_a[i]``, keys increasing) added key by key.
+
+    Returns the union of the keys and, for each, the sum of its rows, or its one row as it is
+    where the other side lacks the key (never added to a zero, which could change a -0.0).
+    """
+    if np.array_equal(keys_a, keys_b):
+        return keys_a, a + b
+    keys = np.union1d(keys_a, keys_b)
+    out = np.zeros((keys.size, *a.shape[1:]), dtype=np.result_type(a, b))
+    out[np.searchsorted(keys, keys_a)] = a
+    shared = np.isin(keys_b, keys_a)
+    at_b = np.searchsorted(keys, keys_b)
+    out[at_b[~shared]] = b[~shared]
+    out[at_b[shared]] += b[shared]
+    return keys, out
 
 
 def random_blocks(rng: np.random.Generator, size: int, block: int) -> np.ndarray:

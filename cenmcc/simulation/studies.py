@@ -137,7 +137,7 @@ class KRatioState(NamedTuple):
         Per K, of (denominator, numerator): CEN and tMCC.
     ratio : KeyedMoments
         Per K, of numerator/denominator over the matrices with a denominator above 0.
-    bootstrap : dict of int to PoissonBootstrap
+    bootstrap : PoissonBootstrap
         Per K, of ``ratio - k(K)`` over the same matrices.
     histogram : Histogram2D
         Of (tMCC, k·CEN).
@@ -149,7 +149,7 @@ class KRatioState(NamedTuple):
 
     moments: KeyedMoments
     ratio: KeyedMoments
-    bootstrap: dict
+    bootstrap: PoissonBootstrap
     histogram: Histogram2D
     replicates: tuple
     undefined: int
@@ -230,7 +230,7 @@ class KRatio:
             ratio = n[defined] / d[defined]
             ratios.append(Moments.of(ratio[:, None]))
             series.append((ratio - float(self.k(k)), blocks[rows][defined]))
-        boot = dict(zip(keys, PoissonBootstrap.of_series(series, weights), strict=True))
+        boot = PoissonBootstrap.of_series(keys, series, weights)
         kden = times_k(self.k, chunk.K, den)
         histogram = Histogram2D.of(num, kden, (0.0, 1.3), (0.0, 1.3), bins=self.histogram_bins)
         replicates = ()
@@ -247,13 +247,10 @@ class KRatio:
         )
 
     def merge(self, a: KRatioState, b: KRatioState) -> KRatioState:
-        boot = dict(a.bootstrap)
-        for k, v in b.bootstrap.items():
-            boot[k] = boot[k].merge(v) if k in boot else v
         return KRatioState(
             a.moments.merge(b.moments),
             a.ratio.merge(b.ratio),
-            dict(sorted(boot.items())),
+            a.bootstrap.merge(b.bootstrap),
             a.histogram.merge(b.histogram),
             a.replicates + b.replicates,
             a.undefined + b.undefined,
@@ -465,9 +462,9 @@ def bootstrap_means(state: KRatioState, k: Callable, center: Callable):
         Of every resample that drew at least two matrices.
     """
     s0 = s1 = s2 = 0.0
-    for K, boot in state.bootstrap.items():
+    for K, sums in zip(state.bootstrap.keys.tolist(), state.bootstrap.sums, strict=True):
         c, kk = float(center(K)), float(k(K))
-        w, wy, wyy = boot.sums.T
+        w, wy, wyy = sums.T
         s0 = s0 + w
         s1 = s1 + (wy + c * w) / kk
         s2 = s2 + (wyy + 2 * c * wy + c * c * w) / kk**2
