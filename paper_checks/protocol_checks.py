@@ -89,7 +89,7 @@ RECORDS = (
         ),
         compute=closest_reading,
         verdict=DIFFERS,
-        measured=154.5127663601627,
+        measured=154.5127646350024,
         relation="<=",
         reason="No reading comes within 3 standard errors of all published values: the closest "
         "({closest}) is {closest_distance:.0f} standard errors away, and the degree of "

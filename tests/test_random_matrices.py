@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
+from scipy import optimize, stats
 
 import cenmcc
 from cenmcc import reference
@@ -230,25 +230,29 @@ def test_empirical_k_per_dimension(small_run):
         assert row.mean_ratio_paper == pytest.approx(ratio.mean() / cenmcc.k_factor(row.K))
 
 
-def test_fitted_k_is_the_weighted_least_squares_solution(small_run):
-    """k(K) is linear in (a, a·b, a·c): solve it in closed form and map the covariance."""
+def test_fitted_k_is_the_iterative_weighted_least_squares_optimum(small_run):
+    """The closed-form fit is the optimum an iterative nonlinear fit of (a, b, c) reaches."""
     s, per_k = small_run.summary, small_run.per_k
-    K, y, w = per_k["K"].to_numpy(float), per_k["mean"].to_numpy(), 1 / per_k["sem"].to_numpy()
-    X = np.column_stack([np.ones_like(K), 1 / np.log(K), 1 / np.log(K) ** 2])
-    beta, *_ = np.linalg.lstsq(X * w[:, None], y * w, rcond=None)
-    residual = (y - X @ beta) * w
-    chi2_red = residual @ residual / (len(K) - 3)
-    cov_beta = np.linalg.inv((X * w[:, None]).T @ (X * w[:, None]))
-    a, b, c = beta[0], beta[1] / beta[0], beta[2] / beta[0]
-    # Jacobian of (a, b, c) = (β0, β1/β0, β2/β0) with respect to β.
-    G = np.array([[1, 0, 0], [-b / a, 1 / a, 0], [-c / a, 0, 1 / a]])
-    se = np.sqrt(np.diag(G @ cov_beta @ G.T))
+    K, y, sem = (per_k[c].to_numpy(float) for c in ("K", "mean", "sem"))
+    (a, b, c), cov = optimize.curve_fit(
+        lambda K, a, b, c: cenmcc.k_factor(K, a, b, c),
+        K,
+        y,
+        p0=cenmcc.K_PAPER,
+        sigma=sem,
+        absolute_sigma=True,
+        xtol=1e-14,
+        ftol=1e-14,
+    )
+    se = np.sqrt(np.diag(cov))
+    residual = (y - cenmcc.k_factor(K, a, b, c)) / sem
     fit = s["k_fit"]
     # b and c are strongly correlated (1/ln K and 1/ln² K are nearly collinear on 3..30), so
-    # the iterative fit reaches the optimum to a small fraction of the standard errors.
+    # the iterative fit reaches the optimum to a small fraction of the standard errors, and its
+    # covariance comes from a finite-difference Jacobian.
     np.testing.assert_array_less(np.abs([fit["a"] - a, fit["b"] - b, fit["c"] - c]), 1e-4 * se)
     np.testing.assert_allclose([fit["a_se"], fit["b_se"], fit["c_se"]], se, rtol=1e-4)
-    assert fit["chi2_reduced"] == pytest.approx(chi2_red, rel=1e-6)
+    assert fit["chi2_reduced"] == pytest.approx(residual @ residual / (len(K) - 3), rel=1e-6)
 
 
 def test_intervals_contain_the_mean_and_match_the_standard_error(small_run):

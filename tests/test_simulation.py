@@ -7,10 +7,13 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy import special
 
 import cenmcc
 from cenmcc.simulation import KRatio, ParallelError, Simulation, pairs, run
 from cenmcc.simulation.engine import _jackknife_groups, jackknifed
+from cenmcc.simulation.streaming import Moments
+from cenmcc.simulation.studies import fit_k, intervals
 
 
 def uniform_counts(rng, size):
@@ -331,6 +334,75 @@ def test_the_jackknife_of_a_mean_is_its_standard_error():
     out = jackknifed(lambda x: {"mean": x.mean()}, total, loo)
     means = [g.mean() for g in groups]
     assert out["mean_se"] == pytest.approx(np.std(means, ddof=1) / math.sqrt(20), rel=1e-12)
+
+
+def _per_k(K, mean, sem, n=100):
+    K = np.asarray(K)
+    return {
+        "K": K,
+        "mean": np.asarray(mean, float),
+        "sem": np.asarray(sem, float),
+        "n_matrices": np.full(K.size, n),
+    }
+
+
+def test_the_k_fit_recovers_the_curve_through_its_means():
+    K = np.arange(3, 31)
+    truth = (1.01, 0.2, -0.07)
+    fit = fit_k(_per_k(K, cenmcc.k_factor(K, *truth), 1e-3 * (1 + K / 10)))
+    np.testing.assert_allclose((fit.a, fit.b, fit.c), truth, rtol=1e-11)
+    assert fit.chi2_reduced < 1e-18
+    assert fit.n_dimensions == K.size
+
+
+def test_the_k_fit_errors_are_those_of_the_linear_model_mapped_to_abc():
+    """Against a literal transcription: the normal equations in (a, a·b, a·c), inverted, and
+    their covariance carried to (a, b, c) by the delta method, with numbers where b and c are
+    far from collinear enough for either to be exact to 1e-9."""
+    rng = np.random.default_rng(5)
+    K = np.arange(2, 9)
+    sem = rng.uniform(1e-3, 2e-3, K.size)
+    mean = cenmcc.k_factor(K, 1.1, 0.3, -0.1) + rng.normal(0, sem)
+    fit = fit_k(_per_k(K, mean, sem))
+    X = np.column_stack([np.ones(K.size), 1 / np.log(K), 1 / np.log(K) ** 2]) / sem[:, None]
+    cov = np.linalg.inv(X.T @ X)
+    alpha, beta, gamma = cov @ X.T @ (mean / sem)
+    a, b, c = alpha, beta / alpha, gamma / alpha
+    G = np.array([[1, 0, 0], [-b / a, 1 / a, 0], [-c / a, 0, 1 / a]])
+    np.testing.assert_allclose((fit.a, fit.b, fit.c), (a, b, c), rtol=1e-9)
+    se = np.sqrt(np.diag(G @ cov @ G.T))
+    np.testing.assert_allclose((fit.a_se, fit.b_se, fit.c_se), se, rtol=1e-9)
+    residual = (mean - cenmcc.k_factor(K, a, b, c)) / sem
+    assert fit.chi2_reduced == pytest.approx(residual @ residual / (K.size - 3), rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("K", "mean", "n"),
+    [
+        (np.arange(3, 6), np.ones(3), 100),  # three dimensions: no degree of freedom
+        (np.arange(3, 9), np.ones(6), 1),  # no dimension with two matrices
+        (np.arange(3, 9), 1 / np.log(np.arange(3, 9)), 100),  # a = 0: no b and c
+        (np.full(6, 7), np.ones(6), 100),  # one K six times: the columns are dependent
+    ],
+)
+def test_the_k_fit_is_undefined_where_the_means_cannot_give_it(K, mean, n):
+    assert fit_k(_per_k(K, mean, np.full(len(K), 1e-3), n)) is None
+
+
+def test_the_bca_interval_is_efron_and_tibshiranis():
+    """BCa (Efron & Tibshirani 1993, Eq. 14.10) against scipy.special's normal distribution."""
+    rng = np.random.default_rng(8)
+    x = rng.gamma(2.0, size=400)
+    n_star = rng.poisson(400, size=999).astype(float)
+    mean_star = x.mean() + rng.normal(0, 0.07, 999) + 0.01
+    sd_star = rng.uniform(1.3, 1.5, 999)
+    out = intervals(Moments.of(x[:, None]), (n_star, mean_star, sd_star), 0.9)
+    dev = x - x.mean()
+    a = np.sum(dev**3) / (6 * np.sum(dev**2) ** 1.5)
+    z0 = special.ndtri((np.sum(mean_star < x.mean()) + 0.5 * np.sum(mean_star == x.mean())) / 999)
+    z = special.ndtri([0.05, 0.95])
+    expected = np.quantile(mean_star, special.ndtr(z0 + (z0 + z) / (1 - a * (z0 + z))))
+    np.testing.assert_allclose(out["bca"], expected, rtol=1e-12)
 
 
 def test_a_run_records_where_its_chunks_ran():

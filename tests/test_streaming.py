@@ -147,6 +147,26 @@ def test_rows_are_added_key_by_key_and_a_one_sided_key_kept_as_it_is():
     np.testing.assert_array_equal(total, 2 * b)
 
 
+@pytest.mark.parametrize("length", [0, 1, 2, 5, 28])
+def test_a_batch_combines_pairwise_into_the_moments_of_all_its_rows(length):
+    rng = np.random.default_rng(9)
+    rows = [rng.normal(size=(20 + i, 2)) for i in range(length)]
+    parts = [Moments.of(x) for x in rows]
+    if length == 0:
+        assert Moments.empty(2, (0,)).combined().n == 0
+        return
+    combined = KeyedMoments.of_parts(range(length), parts).total()
+    whole = Moments.of(np.concatenate(rows))
+    assert combined.n == whole.n
+    for field in ("mean", "comoment", "third"):
+        np.testing.assert_allclose(getattr(combined, field), getattr(whole, field), rtol=1e-12)
+    if length == 5:  # neighbours first, the odd one out last: ((0 1)(2 3)) 4, bit for bit
+        p = parts
+        tree = p[0].merge(p[1]).merge(p[2].merge(p[3])).merge(p[4])
+        for field in ("mean", "comoment", "third"):
+            assert getattr(combined, field).tobytes() == getattr(tree, field).tobytes()
+
+
 def test_merging_with_no_rows_changes_nothing():
     m = Moments.of(np.random.default_rng(7).normal(size=(30, 2)))
     empty = Moments.of(np.zeros((0, 2)))

@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 import numpy as np
 
@@ -64,6 +64,8 @@ class Moments:
     mean: np.ndarray
     comoment: np.ndarray
     third: np.ndarray
+
+    _fields: ClassVar[tuple[str, ...]] = ("n", "mean", "comoment", "third")
 
     @classmethod
     def of(cls, x) -> Moments:
@@ -150,11 +152,22 @@ class Moments:
         return float(r) if np.ndim(r) == 0 else r
 
     def combined(self) -> Moments:
-        """The batch merged into one set of moments, in order (the first axis)."""
-        total = Moments.empty(self.mean.shape[-1])
-        for i in range(np.shape(self.n)[0]):
-            total = total.merge(self[i])
-        return total
+        """The batch (the first axis) merged into one set of moments, pairwise: elements 2i and
+        2i + 1 merged together, all pairs in one batched merge, then the pairs' merges likewise,
+        an odd last element joining the next level as it is (log2 of the batch's length merges,
+        rather than one per element; the order depends on the length only)."""
+        level = self
+        while (size := np.shape(level.n)[0]) > 1:
+            even = size - size % 2
+            pairs = level[0:even:2].merge(level[1:even:2])
+            level = pairs if even == size else pairs.concatenated(level[even:])
+        return level[0] if np.shape(level.n)[0] else Moments.empty(self.mean.shape[-1])
+
+    def concatenated(self, other: Moments) -> Moments:
+        """The batch of ``self`` followed by that of ``other`` (both with one batch axis)."""
+        return Moments(
+            *(np.concatenate([getattr(self, f), getattr(other, f)]) for f in self._fields)
+        )
 
     def __getitem__(self, index) -> Moments:
         n = np.asarray(self.n)[index]
@@ -216,12 +229,13 @@ class KeyedMoments:
             return self.moments
         out = Moments.empty(self.moments.mean.shape[-1], (keys.size,))
         at = np.searchsorted(keys, self.keys)
-        for name in ("n", "mean", "comoment", "third"):
+        for name in Moments._fields:
             getattr(out, name)[at] = getattr(self.moments, name)
         return out
 
     def total(self) -> Moments:
-        """The moments over every key, merged in increasing key order."""
+        """The moments over every key, merged pairwise in increasing key order
+        (:meth:`Moments.combined`)."""
         return self.moments.combined()
 
     def scaled(self, factors) -> KeyedMoments:

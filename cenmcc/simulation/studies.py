@@ -31,6 +31,7 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 import numpy as np
@@ -411,41 +412,39 @@ def fit_k(per_k: dict) -> KFit | None:
     """Fit ``k(K) = a (1 + b / ln K + c / ln² K)`` to the per-dimension mean of the ratio.
 
     Weighted least squares of the per-K means, each weighted by its inverse squared standard
-    error (``scipy.optimize.curve_fit`` with ``absolute_sigma=True``: the SEMs are sampling
-    errors, known well, so the covariance is not rescaled); the reduced χ² checks the fit
-    (about 1 when the curve fits the means within their errors). None with fewer than 4
-    dimensions of two or more matrices (three constants and a degree of freedom), or when the
-    fit does not converge.
-    """
-    from scipy.optimize import curve_fit
+    error, solved in closed form: the curve is linear in ``(α, β, γ) = (a, a b, a c)``,
+    ``k(K) = α + β / ln K + γ / ln² K``, so the weighted design ``X`` (rows
+    ``(1, 1/ln K, 1/ln² K) / sem``) gives ``(α, β, γ)`` through its singular value decomposition
+    ``X = U S Vᵀ``, and their covariance ``V S⁻² Vᵀ`` (the SEMs are sampling errors, known
+    well, so it is not rescaled by the residuals). ``(a, b, c) = (α, β/α, γ/α)`` minimizes the
+    same sum of squares, and its covariance is ``G V S⁻² Vᵀ Gᵀ`` with ``G`` the Jacobian of that
+    map (exact for the linear problem, as the Gauss-Newton covariance of the curve in
+    ``(a, b, c)`` at its optimum). The reduced χ² checks the fit (about 1 when the curve fits
+    the means within their errors).
 
+    None with fewer than 4 dimensions of two or more matrices (three constants and a degree
+    of freedom), when the columns of ``X`` are numerically dependent, or when ``α`` is 0 to
+    rounding, ``|α| <= 8 ε (|β| + |γ|)`` (no ``b`` and ``c`` then).
+    """
     use = (per_k["n_matrices"] >= 2) & (per_k["sem"] > 0)
     if np.count_nonzero(use) < 4:
         return None
     K = per_k["K"][use].astype(np.float64)
     mean, sem = per_k["mean"][use], per_k["sem"][use]
-    try:
-        params, cov = curve_fit(
-            lambda K, a, b, c: cenmcc.k_factor(K, a, b, c),
-            K,
-            mean,
-            p0=cenmcc.K_PAPER,
-            sigma=sem,
-            absolute_sigma=True,
-            xtol=1e-14,
-            ftol=1e-14,
-        )
-    except (RuntimeError, ValueError):  # no convergence: the fit is undefined
+    inverse_log = 1.0 / np.log(K)
+    X = np.stack([np.ones_like(K), inverse_log, inverse_log**2], axis=-1) / sem[:, None]
+    U, s, Vt = np.linalg.svd(X, full_matrices=False)
+    if not s[-1] > s[0] * K.size * np.finfo(np.float64).eps:
         return None
-    a, b, c = (float(p) for p in params)
+    alpha, beta, gamma = Vt.T @ ((U.T @ (mean / sem)) / s)
+    if abs(alpha) <= 8 * np.finfo(np.float64).eps * (abs(beta) + abs(gamma)):
+        return None
+    a, b, c = float(alpha), float(beta / alpha), float(gamma / alpha)
+    G = np.array([[1.0, 0.0, 0.0], [-b / a, 1.0 / a, 0.0], [-c / a, 0.0, 1.0 / a]])
+    se = np.sqrt(np.sum(np.square((G @ Vt.T) / s), axis=-1))
     residual = (mean - cenmcc.k_factor(K, a, b, c)) / sem
     return KFit(
-        a,
-        b,
-        c,
-        *(float(s) for s in np.sqrt(np.diag(cov))),
-        float(residual @ residual / (K.size - 3)),
-        int(K.size),
+        a, b, c, *(float(v) for v in se), float(residual @ residual / (K.size - 3)), int(K.size)
     )
 
 
@@ -486,10 +485,8 @@ def intervals(moments: Moments, boot, confidence_level: float) -> dict:
 
     An interval that the data cannot give is None, with the reason under ``undefined``: no
     values, a constant ratio (every resample has the same mean and a zero SD, so t* is 0/0),
-    or too few usable resamples.
+    or too few usable resamples. Φ and Φ⁻¹ are those of :class:`statistics.NormalDist`.
     """
-    from scipy.special import ndtr, ndtri
-
     n_star, mean_star, sd_star = boot
     out: dict = {"student": None, "percentile": None, "bca": None}
     reasons = []
@@ -516,8 +513,10 @@ def intervals(moments: Moments, boot, confidence_level: float) -> dict:
     p = below / len(mean_star)
     if not 0 < p < 1:
         return out | {"undefined": "BCa: every resample mean lies on one side of the mean"}
-    z0 = ndtri(p)
+    normal = NormalDist()
+    z0 = normal.inv_cdf(p)
     a = m3 / (6.0 * m2**1.5)
-    z = ndtri(np.array([alpha, 1 - alpha]))
-    out["bca"] = np.quantile(mean_star, ndtr(z0 + (z0 + z) / (1 - a * (z0 + z)))).tolist()
+    z = (normal.inv_cdf(alpha), normal.inv_cdf(1 - alpha))
+    levels = [normal.cdf(z0 + (z0 + zq) / (1 - a * (z0 + zq))) for zq in z]
+    out["bca"] = np.quantile(mean_star, levels).tolist()
     return out
