@@ -431,21 +431,15 @@ def test_the_heaps_free_memory_is_handed_back_on_glibc():
     """Blocks freed between live ones stay resident (they are not at the heap's top) until
     ``release_freed_memory``; kept, loky counts them as a leak and replaces the worker."""
     script = """
-import os, platform, numpy as np
-from cenmcc.simulation.allocator import release_freed_memory, reuse_freed_memory
-def rss():  # resident bytes on Linux (where glibc is), 0 elsewhere
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except OSError:
-        return 0
+import platform, numpy as np
+from cenmcc.simulation.allocator import release_freed_memory, resident_bytes, reuse_freed_memory
 reuse_freed_memory()
-before = rss()
+before = resident_bytes()  # on Linux (where glibc is); 0 elsewhere
 blocks = [np.ones(2**20) for _ in range(64)]  # 8 MiB each, from the heap
 del blocks[::2]  # 256 MiB of holes
-kept = rss() - before
+kept = resident_bytes() - before
 released = release_freed_memory()
-print(platform.libc_ver()[0] == "glibc", released, kept >> 20, (rss() - before) >> 20)
+print(platform.libc_ver()[0] == "glibc", released, kept >> 20, (resident_bytes() - before) >> 20)
 """
     import subprocess
 
