@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from dataclasses import dataclass, fields
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -64,8 +64,6 @@ class Moments:
     mean: np.ndarray
     comoment: np.ndarray
     third: np.ndarray
-
-    _fields: ClassVar[tuple[str, ...]] = ("n", "mean", "comoment", "third")
 
     @classmethod
     def of(cls, x) -> Moments:
@@ -166,7 +164,7 @@ class Moments:
     def concatenated(self, other: Moments) -> Moments:
         """The batch of ``self`` followed by that of ``other`` (both with one batch axis)."""
         return Moments(
-            *(np.concatenate([getattr(self, f), getattr(other, f)]) for f in self._fields)
+            *(np.concatenate([getattr(self, f.name), getattr(other, f.name)]) for f in fields(self))
         )
 
     def __getitem__(self, index) -> Moments:
@@ -229,8 +227,8 @@ class KeyedMoments:
             return self.moments
         out = Moments.empty(self.moments.mean.shape[-1], (keys.size,))
         at = np.searchsorted(keys, self.keys)
-        for name in Moments._fields:
-            getattr(out, name)[at] = getattr(self.moments, name)
+        for f in fields(Moments):
+            getattr(out, f.name)[at] = getattr(self.moments, f.name)
         return out
 
     def total(self) -> Moments:
