@@ -11,7 +11,7 @@ from scipy import special
 
 import cenmcc
 from cenmcc.simulation import KRatio, ParallelError, Simulation, pairs, run
-from cenmcc.simulation.engine import _jackknife_groups, jackknifed
+from cenmcc.simulation.engine import _jackknife_groups, jackknife
 from cenmcc.simulation.streaming import Moments
 from cenmcc.simulation.studies import fit_k, intervals
 
@@ -329,11 +329,47 @@ def test_the_jackknife_of_a_mean_is_its_standard_error():
     """For a mean over equal groups the delete-a-group jackknife is SD(group means)/sqrt(g)."""
     rng = np.random.default_rng(3)
     groups = [rng.normal(size=50) for _ in range(20)]
-    total = np.concatenate(groups)
-    loo = [np.concatenate(groups[:i] + groups[i + 1 :]) for i in range(20)]
-    out = jackknifed(lambda x: {"mean": x.mean()}, total, loo)
+    total, out = jackknife(lambda x: {"mean": x.mean()}, groups, lambda a, b: np.r_[a, b])
+    assert np.array_equal(total, np.concatenate(groups))
     means = [g.mean() for g in groups]
     assert out["mean_se"] == pytest.approx(np.std(means, ddof=1) / math.sqrt(20), rel=1e-12)
+
+
+def test_the_jackknife_merges_each_run_without_a_group_in_the_runs_order():
+    """Without group g: the groups before it merged left to right, then those after it merged
+    right to left; the run itself left to right. One group: no standard error."""
+    seen = []
+
+    def statistics(state):
+        seen.append(state)
+        return {"x": {"length": len(state)}}
+
+    total, out = jackknife(statistics, list("abcd"), lambda a, b: f"({a} {b})")
+    assert total == "(((a b) c) d)"
+    assert sorted(seen[:-1]) == sorted(["(b (c d))", "(a (c d))", "((a b) d)", "((a b) c)"])
+    assert seen[-1] == total
+    assert out["x"] == {"length": len(total), "length_se": 0.0}  # every run without one: 9
+    total, out = jackknife(statistics, ["a"], lambda a, b: f"({a} {b})")
+    assert total == "a"
+    assert math.isnan(out["x"]["length_se"])
+
+
+def test_the_jackknife_does_not_hold_every_run_without_a_group():
+    """The groups, their prefix merges and two more states at most are alive at once."""
+
+    class State:
+        alive = most = 0
+
+        def __init__(self):
+            State.alive += 1
+            State.most = max(State.most, State.alive)
+
+        def __del__(self):
+            State.alive -= 1
+
+    groups = [State() for _ in range(50)]
+    jackknife(lambda s: {"one": 1.0}, groups, lambda a, b: State())
+    assert State.most <= 2 * len(groups) + 2
 
 
 def _per_k(K, mean, sem, n=100):

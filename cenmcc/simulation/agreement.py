@@ -240,30 +240,23 @@ def pair_count_statistics(counts: PairCounts) -> dict[str, float]:
 def statistics(sim, state: State) -> dict:
     """The moment statistics (jackknifed for their standard errors): means, SDs, correlations.
 
-    Correlations are of the oriented measures (see the module docstring).
+    Correlations are of the oriented measures (see the module docstring). Each statistic is
+    computed for every K at once, from the per-K moments.
     """
     measures = sim.resolved_measures
     names = [m.name for m in measures]
     index = {n: i for i, n in enumerate(names)}
     sign = orientation(measures)
-    total = state.moments.total()
-    per_k = state.moments.moments
-    keys = [int(k) for k in state.moments.keys]
-
-    def describe(m, i: int) -> dict:
-        return {
-            "mean": float(m.mean[i]) if m.n else math.nan,
-            "sd": float(np.sqrt(m.variance()[i])) if m.n >= 2 else math.nan,
-        }
-
-    def correlation(m, i: int, j: int) -> float:
-        return float(sign[i] * sign[j] * m.correlation(i, j)) if m.n >= 3 else math.nan
-
+    keys = state.moments.keys.tolist()
+    total, per_k = state.moments.total(), state.moments.moments
+    mean, sd = _described(total)
+    mean_k, sd_k = _described(per_k)
     out = {
         "measures": {
             n: {
-                **describe(total, i),
-                "by_k": {k: describe(per_k[q], i) for q, k in enumerate(keys)},
+                "mean": mean[i],
+                "sd": sd[i],
+                "by_k": {k: {"mean": mean_k[q][i], "sd": sd_k[q][i]} for q, k in enumerate(keys)},
             }
             for i, n in enumerate(names)
         },
@@ -271,11 +264,27 @@ def statistics(sim, state: State) -> dict:
     }
     for f, g in sim.resolved_pairs:
         i, j = index[f], index[g]
+        pearson_k = _oriented_correlation(per_k, i, j, sign[i] * sign[j])
         out["pairs"].setdefault(f, {})[g] = {
-            "pearson": correlation(total, i, j),
-            "by_k": {k: {"pearson": correlation(per_k[q], i, j)} for q, k in enumerate(keys)},
+            "pearson": _oriented_correlation(total, i, j, sign[i] * sign[j]),
+            "by_k": {k: {"pearson": pearson_k[q]} for q, k in enumerate(keys)},
         }
     return out
+
+
+def _described(m) -> tuple[list, list]:
+    """Each column's mean (NaN without rows) and SD (NaN under two rows) of moments ``m``, as
+    (nested) lists."""
+    n = np.asarray(m.n)[..., None]
+    with np.errstate(invalid="ignore"):
+        sd = np.sqrt(m.variance())
+    return np.where(n >= 1, m.mean, np.nan).tolist(), np.where(n >= 2, sd, np.nan).tolist()
+
+
+def _oriented_correlation(m, i: int, j: int, sign: float):
+    """``sign`` times the correlation of columns i and j of moments ``m`` (NaN under three
+    rows), a float or a list of one per batch element."""
+    return np.where(np.asarray(m.n) >= 3, sign * m.correlation(i, j), np.nan).tolist()
 
 
 def summarize(sim, state: State, counted: dict) -> dict:

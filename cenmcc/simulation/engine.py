@@ -31,7 +31,7 @@ import socket
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -45,6 +45,8 @@ from .parallel import CpuMeter, Progress, chunk_sizes, iter_tasks, spawn_seeds
 from .result import Result
 from .streaming import OrderedReducer
 from .studies import ChunkData, check_study
+
+T = TypeVar("T")
 
 #: Groups of whole chunks of the jackknife (fewer when a run has fewer tasks).
 JACKKNIFE_GROUPS = 100
@@ -537,12 +539,18 @@ class _Context:
 
 def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple[dict, tuple]:
     """The summary of a run from the merged states of its jackknife groups."""
-    merge = _merger(sim)
-    prefix = [None]
-    for state in groups:
-        prefix.append(state if prefix[-1] is None else merge(prefix[-1], state))
-    total = prefix[-1]
-    loo = _leave_one_out(groups, prefix, merge)
+
+    def statistics(s: tuple) -> dict:
+        """Every jackknifed statistic: the agreement's and each study's."""
+        return {
+            "agreement": agreement.statistics(sim, s[0]),
+            "studies": {
+                study.name: study.statistics(s[i], context)
+                for i, study in enumerate(sim.studies, start=1)
+            },
+        }
+
+    total, jackknifed = jackknife(statistics, groups, _merger(sim))
     summary: dict = {
         "n_matrices": sim.n_matrices,
         "seed": sim.seed,
@@ -555,16 +563,14 @@ def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple
         ),
     }
     counted = context.count_measure_pairs()
-    agreed = _nested_merge(
-        jackknifed(lambda s: agreement.statistics(sim, s[0]), total, loo),
-        agreement.summarize(sim, total[0], counted),
-    )
-    summary |= agreed
-    studies = {}
-    for i, study in enumerate(sim.studies, start=1):
-        stats = jackknifed(lambda s, i=i, study=study: study.statistics(s[i], context), total, loo)
-        studies[study.name] = {**stats, **_study_call(study, "summarize", total[i], context)}
-    summary["studies"] = studies
+    summary |= _nested_merge(jackknifed["agreement"], agreement.summarize(sim, total[0], counted))
+    summary["studies"] = {
+        study.name: {
+            **jackknifed.get("studies", {}).get(study.name, {}),
+            **_study_call(study, "summarize", total[i], context),
+        }
+        for i, study in enumerate(sim.studies, start=1)
+    }
     summary["standard_errors"] = {
         **STANDARD_ERRORS,
         "jackknife_groups": len(groups),
@@ -573,31 +579,40 @@ def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple
     return _plain(summary), total
 
 
-def _leave_one_out(groups: list[tuple], prefix: list, merge) -> list[tuple]:
-    """The merged states of the run without each group (prefix and suffix merges)."""
-    suffix = [None] * (len(groups) + 1)
-    for g in range(len(groups) - 1, -1, -1):
-        suffix[g] = groups[g] if suffix[g + 1] is None else merge(groups[g], suffix[g + 1])
-    out = []
-    for g in range(len(groups)):
-        left, right = prefix[g], suffix[g + 1]
-        if left is None or right is None:
-            out.append(right if left is None else left)
-        else:
-            out.append(merge(left, right))
-    return out
+def jackknife(
+    statistics: Callable[[T], dict], groups: list[T], merge: Callable[[T, T], T]
+) -> tuple[T, dict]:
+    """The merge of ``groups`` and ``statistics`` of it, each value with its jackknife SE.
 
-
-def jackknifed(statistics: Callable[[tuple], dict], total: tuple, loo: list) -> dict:
-    """``statistics(total)`` with, next to each value, its jackknife SE (``<name>_se``).
+    The run without group g is the merge of the groups before it (merged left to right, as
+    the run is) with those after it (merged right to left). Those after are merged as g goes
+    down, and each run without a group is measured and dropped at once: the process holds the
+    groups, their prefix merges and two more states, not every run without a group.
 
     With g groups left out in turn, ``SE = sqrt((g - 1)/g Σ (θ_(i) - θ̄)²)`` over the groups
-    whose statistic is finite; NaN with fewer than two groups, or where the run's value is NaN.
+    whose statistic is finite (in the order of the groups); NaN with fewer than two groups, or
+    where the run's value is NaN. ``statistics`` returns a nested dict of numbers; so does the
+    result, with ``<name>_se`` next to each ``<name>``.
+
+    Returns
+    -------
+    total : the merge of every group (left to right)
+    dict
     """
-    values = _flatten(statistics(total))
-    replicates = [_flatten(statistics(s)) for s in loo if s is not None] if len(loo) >= 2 else []
+    prefix = [None]
+    for state in groups:
+        prefix.append(state if prefix[-1] is None else merge(prefix[-1], state))
+    total = prefix.pop()
+    replicates: list = [None] * len(groups) if len(groups) >= 2 else []
+    suffix = None
+    for g in reversed(range(len(replicates))):
+        left = prefix.pop()
+        without = left if suffix is None else suffix if left is None else merge(left, suffix)
+        replicates[g] = _flatten(statistics(without))
+        if g:
+            suffix = groups[g] if suffix is None else merge(groups[g], suffix)
     out = {}
-    for path, value in values.items():
+    for path, value in _flatten(statistics(total)).items():
         theta = np.array([r.get(path, math.nan) for r in replicates], dtype=float)
         theta = theta[np.isfinite(theta)]
         g = theta.size
@@ -608,7 +623,7 @@ def jackknifed(statistics: Callable[[tuple], dict], total: tuple, loo: list) -> 
         )
         out[path] = value
         out[(*path[:-1], f"{path[-1]}_se")] = se if math.isfinite(value) else math.nan
-    return _unflatten(out)
+    return total, _unflatten(out)
 
 
 def _flatten(tree: dict, path: tuple = ()) -> dict:
