@@ -115,7 +115,7 @@ def test_a_histogram_travels_as_its_non_zero_cells_and_arrives_as_it_was(fill):
     assert back.counts.shape == (200, 200)
     np.testing.assert_array_equal(back.counts, counts)
     assert (back.outside, back.x_range, back.y_range) == (17, (0.0, 1.3), (-1.0, 1.0))
-    if fill == "sparse":  # 1,500 indices of 2 bytes and counts of 2: 6 KB, not the 320 KB dense
+    if fill == "sparse":  # 1,500 indices of 2 bytes and counts of 2: 6 KB, not 320 KB dense
         assert len(sent) < 7_000
     assert len(sent) <= counts.nbytes + 1_000
 

@@ -28,7 +28,7 @@ import numpy as np
 from cenmcc._ranking import dense_ranks
 from cenmcc.comparison import PairCounts, counts_from_ranks
 
-from .streaming import Histogram2D, KeyedMoments, add_by_key, key_groups
+from .streaming import Histogram2D, KeyedMoments, Moments, add_by_key, key_groups
 
 #: Chunks whose own pair statistics are counted as replicates for the standard errors.
 REPLICATES = 64
@@ -272,7 +272,7 @@ def statistics(sim, state: State) -> dict:
     return out
 
 
-def _described(m) -> tuple[list, list]:
+def _described(m: Moments) -> tuple[list, list]:
     """Each column's mean (NaN without rows) and SD (NaN under two rows) of moments ``m``, as
     (nested) lists."""
     n = np.asarray(m.n)[..., None]
@@ -281,7 +281,7 @@ def _described(m) -> tuple[list, list]:
     return np.where(n >= 1, m.mean, np.nan).tolist(), np.where(n >= 2, sd, np.nan).tolist()
 
 
-def _oriented_correlation(m, i: int, j: int, sign: float):
+def _oriented_correlation(m: Moments, i: int, j: int, sign: float):
     """``sign`` times the correlation of columns i and j of moments ``m`` (NaN under three
     rows), a float or a list of one per batch element."""
     return np.where(np.asarray(m.n) >= 3, sign * m.correlation(i, j), np.nan).tolist()

@@ -596,8 +596,10 @@ def jackknife(
 
     Returns
     -------
-    total : the merge of every group (left to right)
+    total : T
+        The merge of every group, left to right.
     dict
+        ``statistics(total)``, with the SEs.
     """
     prefix = [None]
     for state in groups:

@@ -307,7 +307,7 @@ class Histogram2D:
     def __reduce__(self):
         """Pickled as its non-zero cells: their flat indices and counts, each in the narrowest
         unsigned type that holds them. A chunk of the papers' study fills about 1,500 of its
-        200 x 200 cells: 9 KB between processes instead of 320 KB. Unpickled as it was."""
+        200 x 200 cells: 6 KB between processes instead of 320 KB. Unpickled as it was."""
         flat = self.counts.ravel()
         cells = np.flatnonzero(flat)
         sparse = (_narrowest(cells), _narrowest(flat[cells]))
