@@ -218,8 +218,9 @@ class KeyedMoments:
 
     def merge(self, other: KeyedMoments) -> KeyedMoments:
         """The moments of both, key by key (a key of one side only is kept as it is)."""
-        equal = np.array_equal(self.keys, other.keys)  # as in most merges: no union to find
-        keys = self.keys if equal else np.union1d(self.keys, other.keys)
+        if np.array_equal(self.keys, other.keys):  # as in most merges: nothing to align
+            return KeyedMoments(self.keys, self.moments.merge(other.moments))
+        keys = np.union1d(self.keys, other.keys)
         return KeyedMoments(keys, self._aligned(keys).merge(other._aligned(keys)))
 
     def _aligned(self, keys: np.ndarray) -> Moments:

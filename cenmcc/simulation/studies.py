@@ -434,10 +434,11 @@ def fit_k(per_k: dict) -> KFit | None:
     inverse_log = 1.0 / np.log(K)
     X = np.stack([np.ones_like(K), inverse_log, inverse_log**2], axis=-1) / sem[:, None]
     U, s, Vt = np.linalg.svd(X, full_matrices=False)
-    if not s[-1] > s[0] * K.size * np.finfo(np.float64).eps:
+    eps = np.finfo(np.float64).eps
+    if not s[-1] > s[0] * K.size * eps:
         return None
     alpha, beta, gamma = Vt.T @ ((U.T @ (mean / sem)) / s)
-    if abs(alpha) <= 8 * np.finfo(np.float64).eps * (abs(beta) + abs(gamma)):
+    if abs(alpha) <= 8 * eps * (abs(beta) + abs(gamma)):
         return None
     a, b, c = float(alpha), float(beta / alpha), float(gamma / alpha)
     G = np.array([[1.0, 0.0, 0.0], [-b / a, 1.0 / a, 0.0], [-c / a, 0.0, 1.0 / a]])
