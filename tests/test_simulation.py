@@ -141,6 +141,8 @@ def test_the_k_ratio_counts_its_derived_columns_block_by_block(monkeypatch):
         (lambda rng, size: rng.integers(1, 9, size=(size + 1, 3, 3)), "chunk 0: more than"),
         (lambda rng, size: -rng.integers(1, 9, size=(size, 3, 3)), r"chunk 0, stack 0: .*negative"),
         (lambda rng, size: [np.full((size, 3, 3), np.nan)], r"chunk 0, stack 0: .*finite"),
+        (lambda rng, size: {"a": 1, "b": 2}, r"chunk 0: got dict with keys \['a', 'b'\], expected"),
+        (lambda rng, size: [{"C": 1}], r"chunk 0: stack 0 is a dict with keys \['C'\]"),
     ],
 )
 def test_bad_generator_output_names_the_chunk_and_the_problem(generator, message):
@@ -207,6 +209,73 @@ def test_a_users_measure_runs_and_bad_output_names_it():
             run(Simulation(uniform_counts, 200, measures=("cen", bad), chunk_size=100), jobs=1)
 
 
+@pytest.mark.parametrize(
+    ("function", "message"),
+    [
+        (  # the mask would be dropped and the -999 under it counted
+            lambda m: np.ma.masked_equal(np.where(cenmcc.accuracy(m) > 0.5, -999.0, 0.5), -999.0),
+            r"measure 'bad' returned a masked array \(MaskedArray of float64, shape \(50,\)\) on "
+            "generator output of chunk 0, stack 0",
+        ),
+        (  # the imaginary part would be dropped, with a ComplexWarning printed by the worker
+            lambda m: cenmcc.accuracy(m) + 1j,
+            r"measure 'bad' returned ndarray of complex128, shape \(50,\) on .*chunk 0, stack 0, "
+            "not real numbers",
+        ),
+        (lambda m: {"value": 1.0}, r"measure 'bad' returned dict with keys \['value'\]"),
+    ],
+)
+def test_a_measure_returning_other_than_real_values_says_what_it_returned(function, message):
+    bad = cenmcc.Measure("bad", function, greater_is_better=True)
+    with pytest.raises(ParallelError, match=message):
+        run(Simulation(uniform_counts, 200, measures=("cen", bad), chunk_size=100), jobs=1)
+
+
+def _json_error(*args):
+    """A user's function failing with an exception whose constructor needs three arguments."""
+    raise json.JSONDecodeError("no JSON here", "doc", 0)
+
+
+def _lazy_json_error(rng, size):
+    yield rng.integers(1, 51, size=(size // 2, 3, 3))
+    _json_error()
+
+
+@pytest.mark.parametrize(
+    ("settings", "context"),
+    [
+        (
+            {"measures": ("cen", cenmcc.Measure("bad", _json_error, True))},
+            "measure 'bad' failed on generator output of chunk 0, stack 0",
+        ),
+        ({"generator": _json_error}, "the generator failed on chunk 0"),
+        ({"generator": _lazy_json_error}, "the generator failed on chunk 0"),
+    ],
+)
+def test_a_users_error_is_kept_as_it_was_with_where_it_failed(settings, context):
+    # Re-raised as type(err)(message), an exception with required arguments became a TypeError.
+    sim = Simulation(
+        **({"generator": uniform_counts, "n_matrices": 200, "chunk_size": 100} | settings)
+    )
+    with pytest.raises(ParallelError) as caught:
+        run(sim, jobs=1, quiet=True)
+    assert f"({context}: JSONDecodeError: no JSON here: line 1 column 1 (char 0))" in str(
+        caught.value
+    )
+    assert "TypeError" not in str(caught.value)
+
+
+def test_a_study_error_in_the_callers_process_is_kept_as_it_was():
+    class Broken(CountNegative):
+        def summarize(self, state, run):
+            _json_error()
+
+    sim = Simulation(uniform_counts, 100, measures=("cen",), studies=(Broken(),))
+    with pytest.raises(json.JSONDecodeError) as caught:
+        run(sim, jobs=1, quiet=True)
+    assert caught.value.__notes__ == ["study 'negative': summarize failed"]
+
+
 def test_undefined_values_are_counted_and_warned_once_in_the_caller(capfd):
     sim = Simulation(small_counts, 700, measures=("cen", "mcc", "cohen_kappa"), chunk_size=175)
     with pytest.warns(cenmcc.UndefinedMetricWarning) as caught:
@@ -268,7 +337,7 @@ def test_a_study_that_fails_is_named():
         def reduce(self, chunk):
             raise ArithmeticError("no")
 
-    with pytest.raises(ParallelError, match="study 'negative': reduce failed: no"):
+    with pytest.raises(ParallelError, match="study 'negative': reduce failed: ArithmeticError: no"):
         run(Simulation(uniform_counts, 100, studies=(Broken(),)), jobs=1, quiet=True)
 
 

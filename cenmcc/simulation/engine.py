@@ -25,12 +25,13 @@ chunks, scaled to the run's size. The summary says which, for every statistic.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import os
 import socket
 import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import NamedTuple, TypeVar
 
 import numpy as np
@@ -39,7 +40,7 @@ import cenmcc
 
 from . import agreement
 from .allocator import reuse_freed_memory
-from .measures import evaluate, resolve
+from .measures import describe, evaluate, resolve, user_call
 from .pairs import GROUP, ColumnStore, count_pairs
 from .parallel import CpuMeter, Progress, chunk_sizes, iter_tasks, spawn_seeds
 from .result import Result
@@ -281,25 +282,29 @@ def _stacks(chunk: Chunk) -> Iterator[np.ndarray]:
     the chunk. A generator that yields its stacks lazily keeps one of them in memory at a time.
     """
     where = f"generator output of chunk {chunk.index}"
-    out = chunk.simulation.generator(np.random.default_rng(chunk.seed), chunk.size)
+    failed = f"the generator failed on chunk {chunk.index}"
+    rng = np.random.default_rng(chunk.seed)
+    out = user_call(failed, chunk.simulation.generator, rng, chunk.size)
     if isinstance(out, np.ndarray):
-        stacks = [out]
-    elif isinstance(out, str | bytes) or not isinstance(out, Iterable) or _is_table(out):
+        out = [out]
+    elif isinstance(out, str | bytes | Mapping) or not isinstance(out, Iterable) or _is_table(out):
         raise TypeError(
-            f"{where}: got {type(out).__name__}, expected an array of shape ({chunk.size}, K, "
-            "K) or an iterable of arrays (m, K, K)"
+            f"{where}: got {describe(out)}, expected an array of shape ({chunk.size}, K, K) or "
+            "an iterable of arrays (m, K, K)"
         )
-    else:
-        stacks = out
-    total = 0
-    for i, stack in enumerate(stacks):
+    stacks, total = user_call(failed, iter, out), 0
+    end = object()
+    for i in itertools.count():
+        stack = user_call(failed, next, stacks, end)  # a lazy generator runs here
+        if stack is end:
+            break
         if (
             _is_table(stack)
             or np.ma.isMaskedArray(stack)
             or not isinstance(stack, np.ndarray | list | tuple)
         ):
             raise TypeError(
-                f"{where}: stack {i} is a {type(stack).__name__}, expected an array (m, K, K)"
+                f"{where}: stack {i} is a {describe(stack)}, expected an array (m, K, K)"
             )
         stack = np.asarray(stack)
         if stack.ndim != 3 or stack.shape[1] != stack.shape[2] or stack.shape[1] < 2:
@@ -347,7 +352,8 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
             counts = cenmcc.Counts(stack, copy=False)  # measured here, before the next stack
             counts.total  # noqa: B018 - a matrix without samples is refused here, named
         except (ValueError, TypeError) as err:
-            raise type(err)(f"{where}: {err}") from None
+            err.add_note(where)
+            raise
         values, undefined, user_warnings = evaluate(measures, counts, where)
         K = counts.n_classes
         ks.append(np.full(len(stack), K, dtype=np.int16))
@@ -398,10 +404,7 @@ def measure_batch(batch: Batch) -> ChunkResult:
 
 def _study_call(study, method: str, *args):
     """``study.<method>(*args)``, an error naming the study and the method if it fails."""
-    try:
-        return getattr(study, method)(*args)
-    except Exception as err:
-        raise type(err)(f"study {study.name!r}: {method} failed: {err}") from err
+    return user_call(f"study {study.name!r}: {method} failed", getattr(study, method), *args)
 
 
 # --------------------------------------------------------------------------------------------

@@ -4,15 +4,15 @@ A simulation names its measures as strings of :data:`cenmcc.MEASURES` (``"cen"``
 ``"cohen_kappa"``, ...) or gives :class:`cenmcc.Measure` objects wrapping functions of a
 :class:`cenmcc.Counts`. In a worker, :func:`evaluate` computes them all on one validated stack
 (the named ones together, sharing their work: :func:`cenmcc.measures`), counts the values that
-were 0/0 instead of warning, and checks every user function's output: one finite value per
-matrix, else an error naming the measure.
+were 0/0 instead of warning, and checks every user function's output: one finite real value
+per matrix, else an error naming the measure and saying what it returned (:func:`describe`).
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -78,9 +78,14 @@ def evaluate(
 
     Raises
     ------
+    TypeError
+        If a user's function returns a masked array (its mask would be dropped) or values that
+        are not real numbers (complex, text, objects); the message names the measure, ``where``
+        (the chunk and stack) and what it returned.
     ValueError
-        If a user's function returns other than one finite real value per matrix; the message
-        names the measure and ``where`` (the chunk and stack).
+        If it returns other than one finite value per matrix, named likewise.
+    Exception
+        What a user's function raised, as it was, with a note naming the measure and ``where``.
     """
     named = [m for m in measures if cenmcc.MEASURES.get(m.name) is m]
     values, undefined = cenmcc.measures(counts, named, count_undefined=True) if named else ({}, {})
@@ -91,23 +96,41 @@ def evaluate(
             continue
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            try:
-                result = measure.function(counts)
-            except Exception as err:
-                raise type(err)(f"measure {measure.name!r} failed on {where}: {err}") from err
+            result = user_call(
+                f"measure {measure.name!r} failed on {where}", measure.function, counts
+            )
         warned += [f"{w.category.__name__}: {w.message}" for w in caught]
         values[measure.name] = _checked(measure.name, result, m, where)
         undefined[measure.name] = 0
     return {mm.name: values[mm.name] for mm in measures}, undefined, warned
 
 
-def _checked(name: str, result, m: int, where: str) -> np.ndarray:
-    """A user's measure's output as float64 of shape (m,), or a ValueError naming it."""
+def user_call(context: str, function, *args):
+    """``function(*args)`` of a user's function; what it raises is raised as it was, with the
+    note ``context`` (which function failed, and where)."""
     try:
-        values = np.asarray(result, dtype=np.float64)
+        return function(*args)
+    except Exception as err:
+        err.add_note(context)
+        raise
+
+
+def _checked(name: str, result, m: int, where: str) -> np.ndarray:
+    """A user's measure's output as float64 of shape (m,), or an error naming it and saying
+    what it returned."""
+    if np.ma.isMaskedArray(result):
+        raise TypeError(
+            f"measure {name!r} returned a masked array ({describe(result)}) on {where}; its mask "
+            "would be dropped and the values under it counted: return one real value per matrix"
+        )
+    try:
+        values = np.asarray(result)
+        if values.dtype.kind not in "biufO":  # complex, text, dates: not real numbers
+            raise TypeError
+        values = values.astype(np.float64)
     except (TypeError, ValueError):
-        raise ValueError(
-            f"measure {name!r} returned {type(result).__name__} on {where}, not real numbers"
+        raise TypeError(
+            f"measure {name!r} returned {describe(result)} on {where}, not real numbers"
         ) from None
     if values.shape != (m,):
         raise ValueError(
@@ -121,3 +144,28 @@ def _checked(name: str, result, m: int, where: str) -> np.ndarray:
             "must be finite"
         )
     return values
+
+
+def describe(obj) -> str:
+    """What ``obj`` is, in a few words, for an error message: its type and, where it has them,
+    its dtype and shape, its length or its first keys.
+
+    Examples
+    --------
+    >>> describe({"cen": 1, "mcc": 2})
+    "dict with keys ['cen', 'mcc']"
+    >>> describe(np.zeros((2, 3), dtype=complex))
+    'ndarray of complex128, shape (2, 3)'
+    >>> describe([1, 2])
+    'list of 2 items'
+    """
+    kind = type(obj).__name__
+    if isinstance(obj, Mapping):
+        keys = list(obj)
+        shown = repr(keys[:5])[:-1] + (", ...]" if len(keys) > 5 else "]")
+        return f"{kind} with keys {shown}"
+    if hasattr(obj, "dtype") and hasattr(obj, "shape"):
+        return f"{kind} of {obj.dtype}, shape {obj.shape}"
+    if isinstance(obj, list | tuple):
+        return f"{kind} of {len(obj)} items"
+    return kind

@@ -317,8 +317,10 @@ def run_task(func: Callable, index: int, task, parent: int | None = None):
     """Run one task where it was sent, returning ``(index, result, CPU seconds it took)``.
 
     Any error, ``SystemExit`` and ``KeyboardInterrupt`` raised by the task included, is
-    tagged with the task's index. In a worker process whose parent is ``parent`` (this run's
-    main process), a watchdog makes the worker exit if the parent dies.
+    tagged with the task's index, its notes (the context that the engine adds to a user's
+    error: which measure failed on which chunk) leading its message. In a worker process
+    whose parent is ``parent`` (this run's main process), a watchdog makes the worker exit if
+    the parent dies.
     """
     if parent is not None and os.getpid() != parent and os.getppid() == parent:
         _watch_parent(parent)
@@ -330,6 +332,7 @@ def run_task(func: Callable, index: int, task, parent: int | None = None):
         detail = f"{kind}: {err}" if str(err) else kind
         if not isinstance(err, Exception):
             detail += " raised inside the task (a task must return or raise an error)"
+        detail = ": ".join([*reversed(getattr(err, "__notes__", [])), detail])
         raise _TaskError(index, detail, traceback.format_exc()) from None
 
 
