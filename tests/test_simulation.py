@@ -332,6 +332,34 @@ def test_a_study_streams_like_the_built_in_statistics():
     assert [m.name for m in sim.resolved_measures] == ["cen", "mcc"]
 
 
+def test_a_measure_named_as_a_studys_column_is_refused():
+    # The study's k·CEN overwrote the user's k_cen in the store: Result.table["k_cen"] held the
+    # study's values while the summary's mean was the user's.
+    mine = cenmcc.Measure("k_cen", lambda m: 0.9 * cenmcc.cen(m), greater_is_better=False)
+    with pytest.raises(
+        ValueError,
+        match="study 'k_ratio' adds a column 'k_cen' that would overwrite the measure 'k_cen'",
+    ):
+        Simulation(uniform_counts, 100, measures=(mine,), studies=(KRatio(),), keep_table=True)
+
+    class AddsK(CountNegative):
+        added_columns = ("K",)
+
+    with pytest.raises(ValueError, match="'K' that would overwrite the number of classes"):
+        Simulation(uniform_counts, 100, studies=(AddsK(),))
+
+
+def test_a_study_column_that_was_not_declared_is_refused_before_it_overwrites():
+    class Undeclared(CountNegative):
+        def summarize(self, state, run):
+            return run.count_pairs({"cen": lambda rows: np.zeros(rows.stop - rows.start)}, [])
+
+    sim = Simulation(uniform_counts, 100, measures=("cen",), studies=(Undeclared(),))
+    with pytest.raises(ValueError, match=r"a study's columns \['cen'\] would overwrite") as caught:
+        run(sim, jobs=1, quiet=True)
+    assert caught.value.__notes__ == ["study 'negative': summarize failed"]
+
+
 def test_a_study_that_fails_is_named():
     class Broken(CountNegative):
         def reduce(self, chunk):

@@ -151,6 +151,18 @@ class Simulation:
             raise ValueError(f"studies must have distinct names, got {names}")
         measures = self.resolved_measures
         known = {m.name for m in measures}
+        for study in self.studies:
+            for column in getattr(study, "added_columns", ()):
+                if column == GROUP or column in known:
+                    other, fix = (
+                        ("the number of classes", "the study must name it otherwise")
+                        if column == GROUP
+                        else ("the measure", "give the measure another name")
+                    )
+                    raise ValueError(
+                        f"study {study.name!r} adds a column {column!r} that would overwrite "
+                        f"{other} {column!r}: {fix}"
+                    )
         for field in ("pairs", "density_pairs"):
             for pair in getattr(self, field) or ():
                 if len(pair) != 2 or pair[0] == pair[1] or not set(pair) <= known:
@@ -531,6 +543,13 @@ class _Context:
         return self._store.read(name, rows)
 
     def count_pairs(self, columns: dict, pairs: list) -> dict:
+        taken = sorted({GROUP, *(m.name for m in self.simulation.resolved_measures)} & {*columns})
+        if taken:
+            raise ValueError(
+                f"a study's columns {taken} would overwrite the run's columns of the same names "
+                "(K and the measures): name them otherwise, and list them in the study's "
+                "added_columns so that a clash is refused before the run"
+            )
         for name, values in columns.items():
             self._store.add(name, values)
         counted = count_pairs(self._store, pairs, by_group=False, **self._parallel)

@@ -19,7 +19,9 @@ A study adds its own statistics to a simulation through a small protocol. It is 
   per-matrix values;
 - optionally ``pair_columns`` (int): how many such per-matrix values its summary counts, each
   in one pair (0 if absent), for the run's footprint
-  (:func:`cenmcc.simulation.resources.require_simulation`).
+  (:func:`cenmcc.simulation.resources.require_simulation`);
+- optionally ``added_columns`` (tuple of str): the names it gives those values, which a
+  :class:`~cenmcc.simulation.Simulation` refuses to share with a measure or ``"K"``.
 
 The state must be picklable and small (it travels from the workers). :class:`KRatio` is the
 study of Jurman et al. (2010, 2012): tMCC against k(K)·CEN (Eq. 3).
@@ -215,6 +217,15 @@ class KRatio:
     def measures(self) -> tuple:
         return (self.denominator, self.numerator)
 
+    @property
+    def added_columns(self) -> tuple[str, ...]:
+        """The per-matrix values its summary counts: k·CEN, printed and refitted k."""
+        return tuple(self._column(suffix) for suffix in ("", "_fitted"))
+
+    def _column(self, suffix: str) -> str:
+        """The name of the column ``k<suffix>·denominator``."""
+        return f"k{suffix}_{self.denominator}"
+
     def reduce(self, chunk: ChunkData) -> KRatioState:
         den, num = chunk.columns[self.denominator], chunk.columns[self.numerator]
         size = chunk.K.size
@@ -301,7 +312,7 @@ class KRatio:
             },
         }
         columns = {
-            f"k{suffix}_{self.denominator}": functools.partial(self._times_k, run, k)
+            self._column(suffix): functools.partial(self._times_k, run, k)
             for suffix, k in ks.items()
         }
         pairs = [(self.numerator, name) for name in columns]
