@@ -276,6 +276,44 @@ def test_a_study_error_in_the_callers_process_is_kept_as_it_was():
     assert caught.value.__notes__ == ["study 'negative': summarize failed"]
 
 
+def _scaled_summaries(scales: tuple[float, float]) -> tuple[dict, dict]:
+    """The summaries of MCC and CEN, and of MCC and CEN times ``scales``, on the same matrices."""
+    tiny = cenmcc.Measure("tiny", lambda m: cenmcc.mcc(m) * scales[0], greater_is_better=True)
+    huge = cenmcc.Measure("huge", lambda m: cenmcc.cen(m) * scales[1], greater_is_better=False)
+    return tuple(
+        run(
+            Simulation(uniform_counts, 2000, measures=ms, chunk_size=250), jobs=2, quiet=True
+        ).summary
+        for ms in (("mcc", "cen"), (tiny, huge))
+    )
+
+
+def test_statistics_of_values_near_1e300_or_1e_300_are_those_of_the_values_scaled_by_hand():
+    # Their squares and cubes overflowed or underflowed: Pearson's r was inf, 1.0005 or -0.0
+    # against an exact -0.32, and the SDs 0 or inf. Scaled by powers of two, every rounding
+    # is the same: the statistics are those of MCC and CEN scaled, bit for bit.
+    plain, scaled = _scaled_summaries((2.0**-900, 2.0**1000))
+    pair, reference = scaled["pairs"]["tiny"]["huge"], plain["pairs"]["mcc"]["cen"]
+    assert pair["pearson"] == reference["pearson"]
+    assert pair["pearson_se"] == reference["pearson_se"]
+    assert pair["by_k"]["3"]["pearson"] == reference["by_k"]["3"]["pearson"]
+    for name, of, exponent in (("tiny", "mcc", -900), ("huge", "cen", 1000)):
+        got, want = scaled["measures"][name], plain["measures"][of]
+        for statistic in ("mean", "sd", "mean_se", "sd_se"):
+            assert got[statistic] == math.ldexp(want[statistic], exponent)
+            assert got["by_k"]["4"][statistic] == math.ldexp(want["by_k"]["4"][statistic], exponent)
+
+
+def test_statistics_of_values_near_1e300_or_1e_300_are_accurate():
+    plain, scaled = _scaled_summaries((1e-300, 1e300))
+    pair, reference = scaled["pairs"]["tiny"]["huge"], plain["pairs"]["mcc"]["cen"]
+    np.testing.assert_allclose(pair["pearson"], reference["pearson"], rtol=1e-14)
+    for name, of, scale in (("tiny", "mcc", 1e-300), ("huge", "cen", 1e300)):
+        for statistic in ("mean", "sd", "mean_se"):
+            got, want = scaled["measures"][name][statistic], plain["measures"][of][statistic]
+            np.testing.assert_allclose(got, want * scale, rtol=1e-13)
+
+
 def test_undefined_values_are_counted_and_warned_once_in_the_caller(capfd):
     sim = Simulation(small_counts, 700, measures=("cen", "mcc", "cohen_kappa"), chunk_size=175)
     with pytest.warns(cenmcc.UndefinedMetricWarning) as caught:

@@ -73,7 +73,16 @@ class State:
     Attributes
     ----------
     moments : KeyedMoments
-        Per K, of the measures' (raw) values, in the simulation's order.
+        Per K, of the measures' values, in the simulation's order, each measure's multiplied by
+        ``2**-exponents[i]``.
+    exponents : ndarray of int64, shape (d,)
+        Of each measure, the binary exponent of its largest absolute value in the rows merged
+        (0 if all are 0), so that the moments are of values within [-1, 1]: their squares and
+        cubes neither overflow nor underflow whatever the measure's scale (a user's measure near
+        1e300 or 1e-300). A power of two scales exactly, so every statistic has the bits that
+        unscaled moments would give wherever those neither overflow nor underflow (any ordinary
+        run). One exponent per measure for every K: a measure whose values at two K differ by
+        more than about 2**500 loses the moments of the smaller ones.
     undefined : KeyedCounts
         Per K, how many values of each measure were 0/0.
     histograms : dict of (str, str) to Histogram2D
@@ -83,17 +92,27 @@ class State:
     """
 
     moments: KeyedMoments
+    exponents: np.ndarray
     undefined: KeyedCounts
     histograms: dict
     replicates: tuple
 
     def merge(self, other: State) -> State:
+        exponents = np.maximum(self.exponents, other.exponents)
         return State(
-            self.moments.merge(other.moments),
+            self._rescaled(exponents).merge(other._rescaled(exponents)),
+            exponents,
             self.undefined.merge(other.undefined),
             {key: h.merge(other.histograms[key]) for key, h in self.histograms.items()},
             self.replicates + other.replicates,
         )
+
+    def _rescaled(self, exponents: np.ndarray) -> KeyedMoments:
+        """The moments of the values times ``2**-exponents`` (at least this state's)."""
+        if np.array_equal(exponents, self.exponents):
+            return self.moments
+        shift = np.ldexp(1.0, self.exponents - exponents)
+        return KeyedMoments(self.moments.keys, self.moments.moments.scaled(shift))
 
 
 def orientation(measures) -> np.ndarray:
@@ -113,7 +132,9 @@ def reduce(sim, K: np.ndarray, values: dict, undefined_by_k: dict, replicate: bo
     names = [m.name for m in measures]
     groups = key_groups(K)
     keys = np.array([k for k, _ in groups])
-    moments = KeyedMoments.by_key(groups, np.stack([values[n] for n in names], axis=-1))
+    x = np.stack([values[n] for n in names], axis=-1)
+    exponents = np.frexp(np.max(np.abs(x), axis=0, initial=0.0))[1].astype(np.int64)
+    moments = KeyedMoments.by_key(groups, np.ldexp(x, -exponents))
     undefined = KeyedCounts(
         keys.astype(np.int64),
         np.array([[undefined_by_k.get(int(k), {}).get(n, 0) for n in names] for k in keys]),
@@ -126,7 +147,7 @@ def reduce(sim, K: np.ndarray, values: dict, undefined_by_k: dict, replicate: bo
         for f, g in sim.resolved_density_pairs
     }
     replicates = (_replicate(sim, K.size, groups, values),) if replicate else ()
-    return State(moments, undefined, histograms, replicates)
+    return State(moments, exponents, undefined, histograms, replicates)
 
 
 def has_finite_bounds(measure) -> bool:
@@ -249,8 +270,8 @@ def statistics(sim, state: State) -> dict:
     sign = orientation(measures)
     keys = state.moments.keys.tolist()
     total, per_k = state.moments.total(), state.moments.moments
-    mean, sd = _described(total)
-    mean_k, sd_k = _described(per_k)
+    mean, sd = _described(total, state.exponents)
+    mean_k, sd_k = _described(per_k, state.exponents)
     out = {
         "measures": {
             n: {
@@ -272,13 +293,14 @@ def statistics(sim, state: State) -> dict:
     return out
 
 
-def _described(m: Moments) -> tuple[list, list]:
-    """Each column's mean (NaN without rows) and SD (NaN under two rows) of moments ``m``, as
-    (nested) lists."""
+def _described(m: Moments, exponents: np.ndarray) -> tuple[list, list]:
+    """Each column's mean (NaN without rows) and SD (NaN under two rows) of moments ``m`` of
+    values times ``2**-exponents``, as (nested) lists."""
     n = np.asarray(m.n)[..., None]
     with np.errstate(invalid="ignore"):
         sd = np.sqrt(m.variance())
-    return np.where(n >= 1, m.mean, np.nan).tolist(), np.where(n >= 2, sd, np.nan).tolist()
+    mean, sd = np.ldexp(m.mean, exponents), np.ldexp(sd, exponents)
+    return np.where(n >= 1, mean, np.nan).tolist(), np.where(n >= 2, sd, np.nan).tolist()
 
 
 def _oriented_correlation(m: Moments, i: int, j: int, sign: float):

@@ -640,14 +640,19 @@ def jackknife(
         theta = np.array([r.get(path, math.nan) for r in replicates], dtype=float)
         theta = theta[np.isfinite(theta)]
         g = theta.size
-        se = (
-            math.sqrt((g - 1) / g * float(np.sum((theta - theta.mean()) ** 2)))
-            if g >= 2
-            else math.nan
-        )
+        se = _root_sum_squares(theta - theta.mean(), (g - 1) / g) if g >= 2 else math.nan
         out[path] = value
         out[(*path[:-1], f"{path[-1]}_se")] = se if math.isfinite(value) else math.nan
     return total, _unflatten(out)
+
+
+def _root_sum_squares(dev: np.ndarray, factor: float) -> float:
+    """``sqrt(factor Σ dev²)``, the deviations scaled by a power of two near the largest so that
+    their squares neither overflow nor underflow (the bits of the unscaled formula wherever it
+    does neither)."""
+    exponent = int(np.frexp(np.max(np.abs(dev), initial=0.0))[1])
+    scaled = float(np.sum(np.ldexp(dev, -exponent) ** 2))
+    return math.ldexp(math.sqrt(factor * scaled), exponent)
 
 
 def _flatten(tree: dict, path: tuple = ()) -> dict:
