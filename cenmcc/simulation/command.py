@@ -131,7 +131,8 @@ def add_arguments(parser: argparse.ArgumentParser, *, validate: bool = False) ->
             "--seeds",
             type=positive_int,
             default=20,
-            help="independent reruns, at least 2 (default: 20); --n must give two full chunks",
+            help="independent reruns, at least 2 (default: 20); --n must be at least twice "
+            "--chunk-size",
         )
     else:
         parser.add_argument("--no-figures", action="store_true", help="summary and tables only")
