@@ -1,5 +1,8 @@
 """The standard-error check: independent seeds, their spread against the claimed errors."""
 
+import dataclasses
+import re
+
 import numpy as np
 import pytest
 
@@ -46,3 +49,28 @@ def test_the_seeds_are_independent_runs():
     means = report["statistics"]["measures.mcc.mean"]
     assert means["seed_sd"] > 0  # different seeds, different draws
     assert np.isfinite(means["mean"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--n", "5000", "--seeds", "3"], "argument --n: .*at least two whole chunks.* 20,000"),
+        (["--seeds", "1"], "argument --seeds: n_seeds must be at least 2"),
+    ],
+)
+def test_validate_refuses_what_it_cannot_compare_before_any_work(
+    tmp_path, monkeypatch, capsys, argv, message
+):
+    from cenmcc.simulation import command
+
+    monkeypatch.setattr(Simulation, "chunks", lambda self: pytest.fail("a chunk was planned"))
+    with pytest.raises(SystemExit) as exit_info:
+        command.main(["validate", *argv, "--out", str(tmp_path), "--quiet"])
+    assert exit_info.value.code == 2
+    assert re.search(message, capsys.readouterr().err.strip().splitlines()[-1])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_validation_needs_two_whole_chunks():
+    with pytest.raises(ValueError, match="two whole chunks: 2,000 matrices in chunks of 1,500"):
+        validate(dataclasses.replace(SIM, chunk_size=1500), 3)

@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 import sys
 import warnings
 
@@ -659,3 +660,54 @@ def test_the_resident_size_is_read_on_linux():
         assert grown >= held.nbytes * 0.9
     else:
         assert grown == 0
+
+
+# --------------------------------------------------------------------------------------------
+# A run that would not fit is refused before any work
+
+
+def _never_called(rng, size):
+    raise AssertionError("the generator ran: the run was not refused before any work")
+
+
+def test_run_refuses_ten_billion_matrices_at_once():
+    with pytest.raises(ValueError, match=r"10,000,000,000 matrices needs about .* GiB"):
+        run(Simulation(_never_called, 10**10), jobs=1, quiet=True)
+
+
+def test_run_refuses_a_plan_of_absurdly_many_chunks(monkeypatch):
+    sim = Simulation(_never_called, 10**8, chunk_size=1)
+    monkeypatch.setattr(Simulation, "chunks", lambda self: pytest.fail("the run was planned"))
+    with pytest.raises(ValueError, match=r"100,000,000 chunks, more than .*raise chunk_size"):
+        run(sim, jobs=1, quiet=True)
+
+
+def test_the_plan_counts_in_the_memory_a_run_needs(monkeypatch):
+    from cenmcc.simulation import resources
+
+    sim = Simulation(_never_called, 10**6, chunk_size=1)  # a million chunks: about 1 GB of plan
+    plan = resources.simulation_memory(sim, jobs=1)[0]
+    assert plan.nbytes == 10**6 * resources.PLAN_BYTES_PER_CHUNK
+    monkeypatch.setattr(resources, "available_bytes", lambda: 2**29)
+    monkeypatch.setattr(Simulation, "chunks", lambda self: pytest.fail("the run was planned"))
+    with pytest.raises(resources.ResourceError, match="for the plan of its chunks: raise chunk"):
+        run(sim, jobs=1, quiet=True)
+
+
+def test_simulate_refuses_resamples_that_would_not_fit_before_any_chunk(
+    tmp_path, monkeypatch, capsys
+):
+    from cenmcc.simulation import command
+
+    monkeypatch.setattr(Simulation, "chunks", lambda self: pytest.fail("a chunk was planned"))
+    argv = ["simulate", "--study", "k_ratio", "--resamples", "10000000", "--n", "200000"]
+    with pytest.raises(SystemExit) as exit_info:
+        command.main([*argv, "--chunk-size", "2000", "--out", str(tmp_path), "--quiet"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert re.search(
+        r"argument --resamples: .* needs about [\d,.]+ GiB of memory, more than .* GiB of it "
+        r"for the states of study 'k_ratio' .*: lower n_resamples$",
+        err,
+    )
+    assert list(tmp_path.iterdir()) == []

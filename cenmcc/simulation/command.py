@@ -29,7 +29,7 @@ from pathlib import Path
 
 import cenmcc
 
-from . import resources
+from . import resources, validation
 from .cli import (
     HelpFormatter,
     add_output_arguments,
@@ -37,7 +37,6 @@ from .cli import (
     add_seed_argument,
     check_destination,
     check_parallel_arguments,
-    number,
     positive_int,
     run_into,
 )
@@ -47,6 +46,7 @@ from .outputs import staged_directory, write_json
 from .papers import PaperGenerator
 from .signals import Interrupted, interrupts_raise, report
 from .studies import KRatio
+from .validation import check_validation
 
 PROG = "python -m cenmcc.simulation"
 
@@ -128,7 +128,11 @@ def add_arguments(parser: argparse.ArgumentParser, *, validate: bool = False) ->
     parser.add_argument("--name", default=None, help="output folder name (default: the generator)")
     if validate:
         parser.add_argument(
-            "--seeds", type=positive_int, default=20, help="independent reruns (default: 20)"
+            "--seeds",
+            type=positive_int,
+            default=20,
+            help="independent reruns, at least 2 (default: 20); --n must be at least twice "
+            "--chunk-size",
         )
     else:
         parser.add_argument("--no-figures", action="store_true", help="summary and tables only")
@@ -191,19 +195,24 @@ def simulation_of(args: argparse.Namespace) -> Simulation:
     )
 
 
+#: The option of each setting a refusal may name (:attr:`resources.ResourceError.setting`).
+OPTIONS = {"n_matrices": "--n", "chunk_size": "--chunk-size", "n_resamples": "--resamples"}
+
+
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Simulation:
-    """Every check before any work: the settings, the machine's memory and disk."""
+    """Every check of the settings before any work (:func:`run` checks the machine's memory and
+    disk first)."""
     check_parallel_arguments(parser, args)
     try:
         sim = simulation_of(args)
     except (ValueError, TypeError) as err:
         parser.error(f"argument --generator/--param/--measures: {err}")
-    try:
-        resources.require_simulation(
-            sim, what=f"--n {number(args.n)}", jobs=args.jobs, scheduler=args.scheduler
-        )
-    except ValueError as err:
-        parser.error(f"argument --n: {err}")
+    if args.command == "validate":
+        try:
+            check_validation(sim, args.seeds)
+        except ValueError as err:
+            option = "--seeds" if args.seeds < 2 else "--n"
+            parser.error(f"argument {option}: {err}")
     return sim
 
 
@@ -227,9 +236,7 @@ def execute(args: argparse.Namespace, sim: Simulation, target: Path) -> int:
         print(_report(result))
 
     def validate():
-        from .validation import validate
-
-        report_ = validate(sim, args.seeds, quiet=args.quiet, **parallel)
+        report_ = validation.validate(sim, args.seeds, quiet=args.quiet, **parallel)
         with staged_directory(target) as stage:
             write_json(stage / "validation.json", report_)
         print(json.dumps(report_["statistics"], indent=1))
@@ -249,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
             target = destination(args)
             check_destination(args.parser, target)
             return execute(args, sim, target)
+        except resources.ResourceError as err:  # raised by `run` before any work
+            args.parser.error(f"argument {OPTIONS.get(err.setting, '--n')}: {err}")
         except Interrupted as err:
             return report(err, f"`{PROG} {' '.join(argv)}`", start)
 

@@ -38,7 +38,7 @@ import numpy as np
 
 import cenmcc
 
-from . import agreement
+from . import agreement, resources
 from .allocator import reuse_freed_memory
 from .measures import describe, evaluate, resolve, user_call
 from .pairs import GROUP, ColumnStore, count_pairs
@@ -210,12 +210,27 @@ class Simulation:
 
     @property
     def n_chunks(self) -> int:
-        return len(chunk_sizes(self.n_matrices, self.chunk_size))
+        """Chunks of the run (found without planning them)."""
+        return -(-self.n_matrices // self.chunk_size)
+
+    @property
+    def _per_task(self) -> int:
+        """Chunks in each task (batch) but the last."""
+        return -(-self.n_chunks // MAX_TASKS)
+
+    @property
+    def n_tasks(self) -> int:
+        """Tasks (batches) of the run, at most :data:`MAX_TASKS`."""
+        return -(-self.n_chunks // self._per_task)
+
+    @property
+    def jackknife_groups(self) -> int:
+        """Groups of tasks of the jackknife, at most :data:`JACKKNIFE_GROUPS`."""
+        return min(self.n_tasks, JACKKNIFE_GROUPS)
 
     def batches(self) -> list[Batch]:
         """The tasks of a run: consecutive chunks, at most :data:`MAX_TASKS` batches of them."""
-        chunks = self.chunks()
-        per = -(-len(chunks) // MAX_TASKS)
+        chunks, per = self.chunks(), self._per_task
         return [Batch(i // per, tuple(chunks[i : i + per])) for i in range(0, len(chunks), per)]
 
     def chunks(self) -> list[Chunk]:
@@ -452,10 +467,15 @@ def run(
 
     Raises
     ------
+    cenmcc.simulation.resources.ResourceError
+        Before any work, if the run would not fit this machine: too many chunks, its values
+        beyond the temporary directory's free space, or its memory estimate beyond the memory
+        available (:func:`cenmcc.simulation.resources.require_simulation`).
     cenmcc.simulation.parallel.ParallelError
         If a chunk fails (the message names it: a bad generator output, a measure returning
         bad values, a study failing) or a worker dies.
     """
+    resources.require_simulation(sim, jobs=jobs, scheduler=scheduler)
     meter = CpuMeter()
     parallel = {
         "jobs": jobs,

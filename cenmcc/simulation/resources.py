@@ -3,8 +3,10 @@
 A simulation keeps per matrix only what its exact pair counts need (:mod:`.pairs`): in the
 temporary directory, :data:`~cenmcc.simulation.pairs.STORE_BYTES` and
 :data:`~cenmcc.simulation.pairs.STORE_BYTES_PER_MEASURE` for each measure; in a worker ranking
-a column or counting a pair, :data:`PAIR_COUNT_BYTES` of working memory. :func:`require_simulation`
-checks both before a run starts.
+a column or counting a pair, :data:`PAIR_COUNT_BYTES` of working memory. Its main process holds
+the plan (:data:`PLAN_BYTES_PER_CHUNK` a chunk) and the states of the jackknife, whose size a
+study states (its ``footprint``). :func:`require_simulation`, which
+:func:`cenmcc.simulation.run` calls first, checks all of them before a run starts.
 """
 
 from __future__ import annotations
@@ -12,12 +14,55 @@ from __future__ import annotations
 import os
 from decimal import Decimal
 from pathlib import Path
+from typing import NamedTuple
+
+from .cli import number
 
 #: Peak working memory a matrix takes in a worker that ranks a column (the values, their
 #: order, the ranks) or counts a pair (two rank arrays, the sort keys, the Fenwick tree's
 #: arrays): measured at 2·10⁷, 34 bytes to rank and 35 to 44 to count (about 48 where the
 #: first column ties, with the sort keys), rounded up.
 PAIR_COUNT_BYTES = 56
+
+#: Memory the plan of a run takes in the main process per chunk (its ``Chunk``, the chunk's
+#: two ``SeedSequence`` objects, its place in a batch), held until the run ends: measured with
+#: tracemalloc at 2·10⁵ and 10⁶ chunks, 864 to 892 bytes a chunk, rounded up (and 32 to 57 µs
+#: a chunk to make, on two cores under a load of 5; 17 µs unloaded).
+PLAN_BYTES_PER_CHUNK = 1024
+
+#: Most chunks a run may be cut into: the plan of more takes over 10 GB and minutes before any
+#: matrix is drawn (:data:`PLAN_BYTES_PER_CHUNK`).
+MAX_CHUNKS = 10**7
+
+#: Numbers of classes assumed of a generator that does not say (it has no ``k_range``):
+#: K = 2 to 50. Statistics kept per K (moments, a bootstrap) grow with their number.
+DIMENSIONS = 49
+
+
+class ResourceError(ValueError):
+    """A computation that would not fit this machine; ``setting`` is the one to change."""
+
+    def __init__(self, message: str, setting: str = "n_matrices"):
+        super().__init__(message)
+        self.setting = setting
+
+
+class Footprint(NamedTuple):
+    """The memory a study takes in a run (:func:`require_simulation`), in bytes.
+
+    Attributes
+    ----------
+    state : int
+        One of its states: the main process holds many at once (the jackknife's).
+    reduce : int
+        A worker's working memory while it reduces a chunk (besides the chunk's values).
+    setting : str
+        The study's setting that lowers them, for the message (``"n_resamples"``).
+    """
+
+    state: int
+    reduce: int
+    setting: str
 
 
 def available_bytes() -> int:
@@ -28,7 +73,7 @@ def available_bytes() -> int:
     raise RuntimeError("/proc/meminfo has no MemAvailable line (Linux 3.14 or later needed)")
 
 
-def require_memory(nbytes: int, what: str) -> None:
+def require_memory(nbytes: int, what: str, detail: str = "", setting: str = "n_matrices") -> None:
     """Refuse, before any work starts, a computation whose memory estimate does not fit.
 
     Parameters
@@ -37,17 +82,22 @@ def require_memory(nbytes: int, what: str) -> None:
         The estimated peak memory of the computation, in bytes.
     what : str
         What asks for it, as the user wrote it (``"--n 1000000000000"``); the message names it.
+    detail : str
+        The rest of the message: which part is the largest, what to change.
+    setting : str
+        The setting to change (:attr:`ResourceError.setting`).
 
     Raises
     ------
-    ValueError
+    ResourceError
         If ``nbytes`` exceeds the memory now available (``MemAvailable``), with both figures.
     """
     available = available_bytes()
     if nbytes > available:
-        raise ValueError(
+        raise ResourceError(
             f"{what} needs about {_gib(nbytes)} of memory, more than the {_gib(available)} "
-            "available on this machine"
+            f"available on this machine{detail}",
+            setting,
         )
 
 
@@ -61,7 +111,7 @@ def require_disk(nbytes: int, what: str, directory=None) -> None:
 
     Raises
     ------
-    ValueError
+    ResourceError
         If ``nbytes`` exceeds the free space of ``directory`` (default: the temporary
         directory, where a run's per-matrix values go), with both figures.
     """
@@ -71,50 +121,154 @@ def require_disk(nbytes: int, what: str, directory=None) -> None:
     where = directory or tempfile.gettempdir()
     free = shutil.disk_usage(where).free
     if nbytes > free:
-        raise ValueError(
+        raise ResourceError(
             f"{what} needs about {_gib(nbytes)} of disk in {where}, more than the {_gib(free)} "
             "free there (set TMPDIR to a larger disk)"
         )
 
 
-def require_simulation(
-    sim, *, what: str, jobs: int = -1, scheduler: str | None = None, table: bool = False
-) -> None:
-    """Refuse, before any work, a simulation whose per-matrix values would not fit here.
+def dimensions(sim) -> int:
+    """How many numbers of classes a run's matrices may have, at most.
 
-    The run's store holds K and each measure, and the values its studies add for their own
-    pair counts (a study's ``pair_columns``, each counted against one more column). Each task
-    of the pair counts (:func:`cenmcc.simulation.pairs.count_pairs`: two per column to rank and
-    two per pair to count, overall and within K; one for each study column) needs at most
-    :data:`PAIR_COUNT_BYTES` a matrix of working memory, and the tasks of one phase run at
-    once, at most one per core (or ``jobs``). Large counts are split into more tasks
-    (:func:`cenmcc.simulation.pairs.splits`) only as far as the memory available then holds.
-
-    Parameters
-    ----------
-    sim : Simulation
-    what : str
-        The argument as the user wrote it, for the message (``"--n 2,000,000"``).
-    jobs : int
-        Workers on this machine; -1 for one per core.
-    scheduler : str, optional
-        A remote dask scheduler: the pairs are counted there, not in this machine's memory.
-    table : bool
-        The caller also keeps every value in memory (``keep_table``).
-
-    Raises
-    ------
-    ValueError
-        If the values would not fit in the temporary directory, or the counting in memory.
+    The generator's ``k_range`` says (both ends included); a generator without one is assumed
+    to give :data:`DIMENSIONS`. Never more than the run's matrices.
     """
+    k_range = getattr(sim.generator, "k_range", None)
+    count = k_range[1] - k_range[0] + 1 if k_range is not None else DIMENSIONS
+    return max(1, min(count, sim.n_matrices))
+
+
+def moments_bytes(keys: int, columns: int) -> int:
+    """Bytes of :class:`~cenmcc.simulation.streaming.KeyedMoments` of ``columns`` per key."""
+    return 8 * keys * (2 + 2 * columns + columns * columns)  # key, n, mean, third, comoment
+
+
+def store_bytes(sim) -> int:
+    """Bytes of a run's per-matrix values: K and each measure, and the values its studies add
+    for their own pair counts (a study's ``pair_columns``)."""
     from .pairs import STORE_BYTES, STORE_BYTES_PER_MEASURE
 
     added = sum(getattr(study, "pair_columns", 0) for study in sim.studies)
     columns = len(sim.resolved_measures) + added
+    return sim.n_matrices * (STORE_BYTES + STORE_BYTES_PER_MEASURE * columns)
+
+
+class Part(NamedTuple):
+    """One part of a run's memory (:func:`simulation_memory`)."""
+
+    nbytes: int
+    what: str
+    setting: str
+
+
+def simulation_memory(
+    sim, *, jobs: int = -1, scheduler: str | None = None, table: bool | None = None
+) -> list[Part]:
+    """The parts of a run's peak memory here, in bytes (see :func:`require_simulation`)."""
+    added = sum(getattr(study, "pair_columns", 0) for study in sim.studies)
+    cores = (os.cpu_count() or 1) if jobs < 0 else jobs
     ranked = {name for pair in sim.resolved_pairs for name in pair}
     phase = max(2 * len(ranked), 2 * len(sim.resolved_pairs), added)  # its most tasks at once
-    tasks = 0 if scheduler else phase
-    disk = sim.n_matrices * (STORE_BYTES + STORE_BYTES_PER_MEASURE * columns)
-    at_once = min(tasks, (os.cpu_count() or 1) if jobs < 0 else jobs)
-    require_disk(disk, what)
-    require_memory(sim.n_matrices * PAIR_COUNT_BYTES * at_once + (disk if table else 0), what)
+    workers = 0 if scheduler else min(cores, sim.n_tasks)
+    held = 2 * sim.jackknife_groups + 2
+    keys = dimensions(sim)
+    measures = len(sim.resolved_measures)
+    agreement = moments_bytes(keys, measures) + 8 * keys * measures  # and the undefined counts
+    agreement += 8 * sim.histogram_bins**2 * len(sim.resolved_density_pairs)
+    kept = sim.keep_table if table is None else table
+    parts = [
+        Part(sim.n_chunks * PLAN_BYTES_PER_CHUNK, "the plan of its chunks", "chunk_size"),
+        Part(held * agreement, f"{held} agreement states held by the jackknife", "chunk_size"),
+        Part(
+            sim.n_matrices * PAIR_COUNT_BYTES * (0 if scheduler else min(phase, cores)),
+            "counting the pairs",
+            "n_matrices",
+        ),
+        Part(
+            store_bytes(sim) if kept else 0,
+            "the table",
+            "n_matrices",
+        ),
+    ]
+    for study in sim.studies:
+        footprint = getattr(study, "footprint", None)
+        if footprint is not None:
+            state, reduce, setting = footprint(sim)
+            parts.append(
+                Part(
+                    held * state + workers * reduce,
+                    f"the states of study {study.name!r} ({held} held at once by the "
+                    f"jackknife, and a chunk's in each of {workers} workers)",
+                    setting,
+                )
+            )
+    return parts
+
+
+def require_simulation(
+    sim,
+    *,
+    what: str | None = None,
+    jobs: int = -1,
+    scheduler: str | None = None,
+    table: bool | None = None,
+) -> None:
+    """Refuse, before any work, a simulation whose plan, states or values would not fit here.
+
+    :func:`cenmcc.simulation.run` calls it first. It refuses values that would not fit in the
+    temporary directory (:func:`store_bytes`), then more than :data:`MAX_CHUNKS` chunks whatever
+    the memory, then a memory estimate beyond the memory available, the sum of
+    (:func:`simulation_memory`):
+
+    - the plan, :data:`PLAN_BYTES_PER_CHUNK` a chunk, held until the run ends;
+    - the states the main process holds at once: the jackknife keeps its ``G`` groups of
+      chunks, their prefix merges and two more (:func:`cenmcc.simulation.engine.jackknife`),
+      ``2 G + 2`` states, each an agreement state (moments per number of classes,
+      :func:`dimensions`, and the density histograms) and each study's (its ``footprint``:
+      :class:`cenmcc.simulation.studies.KRatio`'s bootstrap grows with its resamples), and
+      each worker reducing a chunk the study's working memory;
+    - the pair counts: each task (:func:`cenmcc.simulation.pairs.count_pairs`: two per column
+      to rank and two per pair to count, overall and within K; one for each study column)
+      needs at most :data:`PAIR_COUNT_BYTES` a matrix, and the tasks of one phase run at once,
+      at most one per core (or ``jobs``); larger counts are split into more tasks
+      (:func:`cenmcc.simulation.pairs.splits`) only as far as the memory then holds;
+    - with ``table``, every value kept in memory.
+
+    On a remote dask ``scheduler``, the workers' parts are counted there, not here.
+
+    Parameters
+    ----------
+    sim : Simulation
+    what : str, optional
+        What asks for the run, for the message (``"--n 2,000,000"``); by default its number
+        of matrices.
+    jobs : int
+        Workers on this machine; -1 for one per core.
+    scheduler : str, optional
+        A remote dask scheduler.
+    table : bool, optional
+        The caller also keeps every value in memory; by default ``sim.keep_table``.
+
+    Raises
+    ------
+    ResourceError
+        A ValueError naming the sizes, the largest part and the setting to change
+        (:attr:`ResourceError.setting`).
+    """
+    what = what or f"a run of {number(sim.n_matrices)} matrices"
+    require_disk(store_bytes(sim), what)
+    if sim.n_chunks > MAX_CHUNKS:
+        raise ResourceError(
+            f"{what} in chunks of {number(sim.chunk_size)} makes {number(sim.n_chunks)} chunks, "
+            f"more than the {number(MAX_CHUNKS)} a run may plan: raise chunk_size",
+            "chunk_size",
+        )
+    parts = simulation_memory(sim, jobs=jobs, scheduler=scheduler, table=table)
+    largest = max(parts)
+    require_memory(
+        sum(p.nbytes for p in parts),
+        what,
+        f", {_gib(largest.nbytes)} of it for {largest.what}: "
+        f"{'raise' if largest.setting == 'chunk_size' else 'lower'} {largest.setting}",
+        largest.setting,
+    )

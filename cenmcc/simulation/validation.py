@@ -19,6 +19,29 @@ from .engine import Simulation, _flatten, run
 from .result import describe
 
 
+def check_validation(sim: Simulation, n_seeds: int) -> None:
+    """Refuse a validation that cannot compare any spread with a claimed standard error.
+
+    A spread needs at least two seeds; a run's standard errors need at least two whole
+    chunks (the jackknife leaves out groups of chunks, the batch means compare replicate
+    chunks: with one chunk every standard error is NaN and nothing is compared).
+
+    Raises
+    ------
+    ValueError
+        Naming the setting and the least value that works.
+    """
+    if n_seeds < 2:
+        raise ValueError(f"n_seeds must be at least 2 (a spread needs two runs), got {n_seeds}")
+    if sim.n_matrices < 2 * sim.chunk_size:
+        raise ValueError(
+            f"the standard errors need at least two whole chunks: {sim.n_matrices:,} matrices "
+            f"in chunks of {sim.chunk_size:,} give {sim.n_matrices // sim.chunk_size} "
+            f"whole; use n of at least {2 * sim.chunk_size:,} or a chunk size of at most "
+            f"{sim.n_matrices // 2:,}"
+        )
+
+
 def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parallel) -> dict:
     """Rerun ``sim`` with seeds ``sim.seed + 1 .. sim.seed + n_seeds``; compare spread and SEs.
 
@@ -26,7 +49,8 @@ def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parall
     ----------
     sim : Simulation
     n_seeds : int
-        Independent runs, at least 2 (20 or more for a useful check).
+        Independent runs, at least 2 (20 or more for a useful check); ``sim`` must have at
+        least two whole chunks (:func:`check_validation`).
     by_k : bool
         Also check the statistics of each number of classes (many more, each noisier).
     **parallel
@@ -40,8 +64,7 @@ def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parall
         generator and its settings, the measures and studies), ``seeds``, ``n_matrices`` and
         ``method``.
     """
-    if n_seeds < 2:
-        raise ValueError(f"n_seeds must be at least 2, got {n_seeds}")
+    check_validation(sim, n_seeds)
     seeds = list(range(sim.seed + 1, sim.seed + 1 + n_seeds))
     runs = [
         _flatten(_numbers(run(dataclasses.replace(sim, seed=s), **parallel).summary)) for s in seeds
