@@ -415,3 +415,22 @@ def test_a_simulations_footprint_counts_its_measures_pairs_and_study_columns(mon
     assert asked["memory"] == 1000 * 56 * 4  # split further only as far as memory then holds
     resources.require_simulation(sim, what="--n 1,000", scheduler="tcp://elsewhere:8786")
     assert asked["memory"] == 0  # the pairs are counted on the cluster
+
+
+@pytest.mark.parametrize("name", [".", "..", "../x", "/tmp/x", "a/b", "", ".hidden"])
+def test_a_name_that_is_not_one_folder_is_refused_before_any_work(tmp_path, capsys, name):
+    from cenmcc.simulation import command
+
+    (tmp_path / "R" / "keepme").mkdir(parents=True)
+    before = _snapshot(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        command.main(
+            ["simulate", "--n", "10", "--quiet", "--out", str(tmp_path / "R"), "--name", name]
+        )
+    assert exit_info.value.code == 2
+    assert (
+        f"argument --name: must be one folder name (no '/', not starting with '.'), got {name!r}"
+        in capsys.readouterr().err
+    )
+    assert _snapshot(tmp_path) == before
+    assert [p.name for p in tmp_path.rglob("*")] == ["R", "keepme"]

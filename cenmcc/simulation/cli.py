@@ -106,6 +106,25 @@ def directory(text: str) -> Path:
     return path
 
 
+def folder_name(text: str) -> str:
+    """The name of one folder inside ``--out``: one path component, not hidden.
+
+    Examples
+    --------
+    >>> folder_name("exp1")
+    'exp1'
+    >>> folder_name("../x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be one folder name (no '/', not starting with '.'), got '../x'
+    """
+    if not text or text.startswith(".") or Path(text).name != text:
+        raise argparse.ArgumentTypeError(
+            f"must be one folder name (no '/', not starting with '.'), got {text!r}"
+        )
+    return text
+
+
 def output_root(text: str) -> Path:
     """An output directory that is a directory (or can be created) and is writable."""
     path = directory(text)

@@ -37,6 +37,7 @@ from .cli import (
     add_seed_argument,
     check_destination,
     check_parallel_arguments,
+    folder_name,
     number,
     positive_int,
     run_into,
@@ -125,7 +126,13 @@ def add_arguments(parser: argparse.ArgumentParser, *, validate: bool = False) ->
     parser.add_argument(
         "--resamples", type=positive_int, default=999, help="bootstrap resamples of k_ratio"
     )
-    parser.add_argument("--name", default=None, help="output folder name (default: the generator)")
+    parser.add_argument(
+        "--name",
+        type=folder_name,
+        default=None,
+        help="output folder name inside --out: one name, no '/', not starting with '.' "
+        "(default: the generator)",
+    )
     if validate:
         parser.add_argument(
             "--seeds", type=positive_int, default=20, help="independent reruns (default: 20)"
