@@ -434,3 +434,46 @@ def test_a_name_that_is_not_one_folder_is_refused_before_any_work(tmp_path, caps
     )
     assert _snapshot(tmp_path) == before
     assert [p.name for p in tmp_path.rglob("*")] == ["R", "keepme"]
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """A tmpfs mounted at ``tmp_path / "binary"`` (needs root and a working ``mount``)."""
+    point = tmp_path / "binary"
+    point.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(point)], capture_output=True
+    )
+    if mounted.returncode:
+        pytest.skip(f"mount failed: {mounted.stderr.decode().strip()}")
+    yield point
+    subprocess.run(["umount", str(point)], check=True)
+
+
+def _refuses_a_mount_point(tmp_path, capsys, point):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["binary", "--s-max", "3", "--quiet", "--out", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert f"argument --out: {point} is a mount point, which a run cannot replace" in (
+        capsys.readouterr().err
+    )
+    with pytest.raises(outputs.NotReplaceable, match="write into a folder inside it"):
+        outputs.check_replaceable(point)
+    assert list(point.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["binary"]
+
+
+def test_a_mount_point_is_refused_before_any_work(tmp_path, capsys, monkeypatch):
+    point = tmp_path / "binary"
+    point.mkdir()
+    real = os.path.ismount
+    monkeypatch.setattr(os.path, "ismount", lambda path: Path(path) == point or real(path))
+    _refuses_a_mount_point(tmp_path, capsys, point)
+
+
+def test_a_mounted_tmpfs_is_refused_before_any_work(tmp_path, capsys, tmpfs):
+    _refuses_a_mount_point(tmp_path, capsys, tmpfs)
+    assert main(["binary", "--s-max", "3", "--quiet", "--out", str(tmpfs)]) == 0  # inside it
+    assert (tmpfs / "binary" / "summary.json").exists()

@@ -144,8 +144,8 @@ def output_root(text: str) -> Path:
 def check_destination(parser: argparse.ArgumentParser, destination: Path) -> None:
     """Refuse, through ``parser.error`` naming ``--out``, a destination a run may not replace.
 
-    See :func:`cenmcc.simulation.outputs.check_replaceable`: a symbolic link, a file, or a
-    non-empty directory that no run wrote.
+    See :func:`cenmcc.simulation.outputs.check_replaceable`: a mount point, a symbolic link, a
+    file, or a non-empty directory that no run wrote.
     """
     try:
         check_replaceable(destination)

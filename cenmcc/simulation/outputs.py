@@ -221,13 +221,15 @@ def check_replaceable(destination: Path) -> None:
     """Refuse a destination that a run did not write, before any work starts.
 
     A run may replace ``destination`` when it does not exist, is an empty directory, or is a
-    directory holding :data:`MARKER` (written by :func:`staged_directory` into every run).
+    directory holding :data:`MARKER` (written by :func:`staged_directory` into every run),
+    and is not a mount point.
 
     Raises
     ------
     NotReplaceable
-        For a symbolic link (dangling or not), anything that is not a directory, or a non-empty
-        directory without the marker: a one-line message that names ``destination``.
+        For a mount point (which cannot be renamed), a symbolic link (dangling or not),
+        anything that is not a directory, or a non-empty directory without the marker: a
+        one-line message that names ``destination``.
 
     Examples
     --------
@@ -242,6 +244,11 @@ def check_replaceable(destination: Path) -> None:
     /.../notes exists and is not a directory: not replaced (a run replaces only an output ...)
     """
     destination = Path(destination)
+    if os.path.ismount(destination):  # a volume or a tmpfs: os.rename fails with EBUSY
+        raise NotReplaceable(
+            f"{destination} is a mount point, which a run cannot replace (it swaps in a new "
+            f"directory): write into a folder inside it, such as {destination / 'run'}"
+        )
     if destination.is_symlink():
         why = "is a symbolic link"
     elif not destination.exists():
