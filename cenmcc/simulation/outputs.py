@@ -276,8 +276,12 @@ def _is_temporary(directory: str, names: list[str]) -> list[str]:
 
 
 @contextmanager
-def _locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
-    """Hold an exclusive ``flock`` on ``directory``; yields False if taken and not blocking."""
+def locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
+    """Hold an exclusive ``flock`` on ``directory``; yields False if taken and not blocking.
+
+    A lock dies with the process that holds it, so a directory whose lock is free has lost
+    the run that locked it (:func:`recover`, :class:`~cenmcc.simulation.pairs.ColumnStore`).
+    """
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     try:
         try:
@@ -299,7 +303,7 @@ def _recover(destination: Path) -> None:
     for root in destination.parent.iterdir():
         if not root.name.startswith(prefix) or not root.is_dir() or root.is_symlink():
             continue
-        with _locked(root, blocking=False) as owner_gone:
+        with locked(root, blocking=False) as owner_gone:
             if not owner_gone:
                 continue  # a run still writing it
             previous = root / f"{destination.name}.previous"
@@ -321,7 +325,7 @@ def recover(destination: Path) -> None:
     destination = Path(destination)
     if not destination.parent.is_dir():
         return
-    with _locked(destination.parent):
+    with locked(destination.parent):
         _recover(destination)
 
 
@@ -378,7 +382,7 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
     root = lock = None
     try:
         # No other run recovers or swaps meanwhile, and a signal waits until the root is locked.
-        with _locked(destination.parent), signals_deferred():
+        with locked(destination.parent), signals_deferred():
             _recover(destination)
             check_replaceable(destination)
             prefix = _STAGING.format(name=destination.name)
@@ -397,7 +401,7 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
             if not err.path.is_relative_to(stage):
                 raise
             raise WriteError(destination / err.path.relative_to(stage), err.reason) from err
-        with _locked(destination.parent), signals_deferred():
+        with locked(destination.parent), signals_deferred():
             check_replaceable(destination)
             if destination.exists():
                 os.rename(destination, root / f"{destination.name}.previous")
