@@ -39,7 +39,6 @@ from cenmcc.simulation.cli import (
     add_seed_argument,
     check_destination,
     check_parallel_arguments,
-    directory,
     run_into,
 )
 from cenmcc.simulation.outputs import staged_directory, write_json
@@ -216,10 +215,7 @@ def planned_steps(
         check_arguments(args.parser, step)
         steps.append((step, argv))
     if args.out is not None:
-        try:
-            directory(str(args.out / "paper_checks"))
-        except argparse.ArgumentTypeError as err:
-            args.parser.error(f"argument --out: {err}")
+        check_destination(args.parser, args.out / "paper_checks")
     return steps
 
 
