@@ -54,7 +54,8 @@ command each, or all of them with `all`, which then checks every claim of the pa
 what they computed (python -m paper_checks)."""
 
 EPILOG = """Each command writes under DIR/<folder> (default: figures/<folder>) and replaces the
-previous outputs there only once it has written all of its own. Ctrl-C or SIGTERM stops it
+previous outputs there only once it has written all of its own; files you add to the folder are
+kept, carried over into each new run. Ctrl-C or SIGTERM stops it
 within about a second (exit status 130 or 143), leaving the previous outputs as they were.
 `python -m experiments COMMAND --help` describes a command and its options."""
 

@@ -235,6 +235,7 @@ def test_the_committed_outputs_can_be_replaced_by_a_fresh_clone():
         if directory.is_dir():
             outputs.check_replaceable(directory)
             assert (directory / outputs.MARKER).exists(), directory
+            assert outputs.users_files(directory) == [], directory  # every file is the run's
 
 
 def test_compressed_tables_carry_no_date_or_name(tmp_path):
@@ -477,3 +478,69 @@ def test_a_mounted_tmpfs_is_refused_before_any_work(tmp_path, capsys, tmpfs):
     _refuses_a_mount_point(tmp_path, capsys, tmpfs)
     assert main(["binary", "--s-max", "3", "--quiet", "--out", str(tmpfs)]) == 0  # inside it
     assert (tmpfs / "binary" / "summary.json").exists()
+
+
+def _marked_files(directory):
+    return json.loads((directory / outputs.MARKER).read_text())["files"]
+
+
+@pytest.mark.parametrize("update", [False, True], ids=["replace", "update"])
+def test_files_a_user_adds_to_an_output_are_carried_over_into_the_next_run(tmp_path, update):
+    destination = tmp_path / "exp1"
+    _previous_run(destination)
+    assert _marked_files(destination) == sorted(PREVIOUS)
+    (destination / "notes.md").write_text("my notes")
+    (destination / "mine").mkdir()
+    (destination / "mine" / "data.txt").write_text("my data")
+    for run in range(2):
+        with outputs.staged_directory(destination, update=update) as stage:
+            assert not (stage / "notes.md").exists()  # never the run's
+            (stage / "summary.json").write_text(f"run {run}")
+        assert _snapshot(destination) == {
+            outputs.MARKER: (destination / outputs.MARKER).read_bytes(),
+            "mine/data.txt": b"my data",
+            "notes.md": b"my notes",
+            "summary.json": f"run {run}".encode(),
+            **({"figure.png": b"previous figure"} if update else {}),
+        }
+        assert _marked_files(destination) == ["figure.png", "summary.json"][1 - update :]
+    assert [p.name for p in tmp_path.iterdir()] == ["exp1"]
+
+
+def test_a_users_file_named_like_a_new_output_is_refused_and_kept(tmp_path):
+    destination = tmp_path / "exp1"
+    _previous_run(destination)
+    (destination / "table.csv").write_text("mine")
+    before = _snapshot(tmp_path)
+    clash = re.escape(f"{destination / 'table.csv'} is a file a run did not write")
+    with (
+        pytest.raises(outputs.NotReplaceable, match=clash),
+        outputs.staged_directory(destination) as stage,
+    ):
+        (stage / "table.csv").write_text("the run's")
+    assert _snapshot(tmp_path) == before
+
+
+def test_a_rerun_of_a_command_keeps_the_notes_added_to_its_folder(tmp_path):
+    from cenmcc.simulation import command
+
+    argv = ["simulate", "--n", "20", "--chunk-size", "10", "--jobs", "1", "--no-figures"]
+    argv += ["--quiet", "--out", str(tmp_path), "--name", "exp1"]
+    assert command.main(argv) == 0
+    (tmp_path / "exp1" / "notes.md").write_text("my notes")
+    written = sorted(p.name for p in (tmp_path / "exp1").iterdir())
+    assert command.main(argv) == 0
+    assert sorted(p.name for p in (tmp_path / "exp1").iterdir()) == written
+    assert (tmp_path / "exp1" / "notes.md").read_text() == "my notes"
+
+
+def test_an_earlier_versions_marker_still_marks_a_run_whose_files_are_all_its_own(tmp_path):
+    destination = tmp_path / "exp1"
+    destination.mkdir()
+    (destination / outputs.MARKER).write_text('{"package": "cenmcc", "output": "exp1"}\n')
+    (destination / "summary.json").write_text("old")
+    outputs.check_replaceable(destination)
+    assert outputs.users_files(destination) == []
+    with outputs.staged_directory(destination) as stage:
+        (stage / "table.csv").write_text("new")
+    assert sorted(_snapshot(destination)) == [outputs.MARKER, "table.csv"]

@@ -52,7 +52,8 @@ from .studies import KRatio
 PROG = "python -m cenmcc.simulation"
 
 EPILOG = """Outputs go to DIR/NAME (default: runs/GENERATOR), replaced only once the new run has
-written all of its own, and only if a run wrote the old ones. Ctrl-C or SIGTERM stops a run
+written all of its own, and only if a run wrote the old ones; files you add to DIR/NAME are
+kept, carried over into each new run. Ctrl-C or SIGTERM stops a run
 within about a second (exit status 130 or 143) and leaves them as they were."""
 
 #: The generators known by name.
