@@ -28,7 +28,7 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -208,7 +208,7 @@ class NotReplaceable(ValueError):
     """A destination that a run may not replace; the message names it and says why."""
 
 
-def _marker_text(name: str, files: list[str] | None = None) -> str:
+def _marker_text(name: str, files: Iterable[str] | None = None) -> str:
     record = {"package": "cenmcc", "output": name}
     if files is not None:
         record["files"] = sorted(files)
@@ -221,12 +221,8 @@ def _marker(directory: Path) -> dict | None:
         record = json.loads((directory / MARKER).read_text())
     except (OSError, UnicodeDecodeError, ValueError):
         return None
-    if not isinstance(record, dict) or (record.get("package"), record.get("output")) != (
-        "cenmcc",
-        directory.name,
-    ):
-        return None
-    return record
+    ours = isinstance(record, dict) and record.get("package") == "cenmcc"
+    return record if ours and record.get("output") == directory.name else None
 
 
 def _is_output(directory: Path) -> bool:
