@@ -81,7 +81,7 @@ def _owner_lives(pid: int) -> bool:
 
 
 def remove_abandoned(parent=None) -> list[Path]:
-    """Remove the store directories that killed runs left in ``parent``; those removed.
+    """Remove the store directories that killed runs left in ``parent``.
 
     A store's directory is abandoned when no process holds its lock and the process named in
     it (``cenmcc-columns-<pid>-...``) is not alive: a SIGKILL or an out-of-memory kill
@@ -93,6 +93,11 @@ def remove_abandoned(parent=None) -> list[Path]:
     ----------
     parent : path, optional
         Where to look; by default the temporary directory (``tempfile.gettempdir()``).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The directories removed.
     """
     parent = Path(tempfile.gettempdir() if parent is None else parent)
     removed = []
