@@ -283,7 +283,7 @@ def check_replaceable(destination: Path) -> None:
     if os.path.ismount(destination):  # a volume or a tmpfs: os.rename fails with EBUSY
         raise NotReplaceable(
             f"{destination} is a mount point, which a run cannot replace (it swaps in a new "
-            f"directory): write into a folder inside it, such as {destination / 'run'}"
+            "directory): write into a folder inside it"
         )
     if destination.is_symlink():
         why = "is a symbolic link"
