@@ -39,7 +39,6 @@ from cenmcc.simulation.cli import (
     add_seed_argument,
     check_destination,
     check_parallel_arguments,
-    directory,
     run_into,
 )
 from cenmcc.simulation.outputs import staged_directory, write_json
@@ -55,7 +54,8 @@ command each, or all of them with `all`, which then checks every claim of the pa
 what they computed (python -m paper_checks)."""
 
 EPILOG = """Each command writes under DIR/<folder> (default: figures/<folder>) and replaces the
-previous outputs there only once it has written all of its own. Ctrl-C or SIGTERM stops it
+previous outputs there only once it has written all of its own; files you add to the folder are
+kept, carried over into each new run. Ctrl-C or SIGTERM stops it
 within about a second (exit status 130 or 143), leaving the previous outputs as they were.
 `python -m experiments COMMAND --help` describes a command and its options."""
 
@@ -216,10 +216,7 @@ def planned_steps(
         check_arguments(args.parser, step)
         steps.append((step, argv))
     if args.out is not None:
-        try:
-            directory(str(args.out / "paper_checks"))
-        except argparse.ArgumentTypeError as err:
-            args.parser.error(f"argument --out: {err}")
+        check_destination(args.parser, args.out / "paper_checks")
     return steps
 
 

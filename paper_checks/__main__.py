@@ -15,8 +15,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from cenmcc.simulation.cli import HelpFormatter, directory, output_root
-from cenmcc.simulation.outputs import write_atomic_all
+from cenmcc.simulation.cli import HelpFormatter, check_destination, directory, output_root
+from cenmcc.simulation.outputs import (
+    NotReplaceable,
+    check_replaceable,
+    staged_directory,
+    write_atomic_all,
+)
 from cenmcc.simulation.signals import Interrupted, interrupts_raise, signals_deferred
 from experiments import __main__ as experiments_main
 from experiments.paths import FIGURES
@@ -50,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=output_root,
         default=None,
         metavar="DIR",
-        help="write REPORT.md and results.json in DIR, and leave the README alone (default: "
+        help="write REPORT.md and results.json in DIR, and leave the README alone; DIR is "
+        "replaced whole, so it must be new, empty or an earlier output of cenmcc (default: "
         "paper_checks/ and the README)",
     )
     parser.add_argument(
@@ -88,10 +94,17 @@ def run(
 ) -> int:
     """Run ``records``, write what they found (:func:`report.output_texts`), print a summary.
 
+    Without ``out``, the files are written in paper_checks/ and the README, all together or
+    not at all; ``out`` is an output directory of its own, swapped in whole when written
+    (:func:`~cenmcc.simulation.outputs.staged_directory`), and refused, before any claim is
+    checked, if it is a directory that no run wrote.
+
     Returns the exit status. ``stage[0]``, if given, is kept up to date with what the run is
     doing (for the message of an interruption).
     """
     stage = stage if stage is not None else [""]
+    if out is not None:
+        check_replaceable(out)
     if figures is not None:
         summaries.figures_dir = Path(figures)
 
@@ -101,12 +114,19 @@ def run(
     outcomes = report.run_records(records, on_record=checking)
     for problem, ids in report.unusable_inputs(outcomes).items():
         print(f"paper_checks: {problem}; {len(ids)} claims not checked", file=sys.stderr)
-    texts = report.output_texts(outcomes, out)
-    names = ", ".join(path.name for path in texts)
-    stage[0] = f"writing {names}"
-    with signals_deferred():  # a signal lands before any file is replaced or after all are
-        write_atomic_all(texts)
-        stage[0] = f"finishing, after writing {names}"
+    if out is None:  # the committed paper_checks/ files and the README's results section
+        texts = report.output_texts(outcomes)
+        names = ", ".join(path.name for path in texts)
+        stage[0] = f"writing {names}"
+        with signals_deferred():  # a signal lands before any file is replaced or after all are
+            write_atomic_all(texts)
+            stage[0] = f"finishing, after writing {names}"
+    else:  # an output directory of its own, replaced whole like every command's
+        stage[0] = f"writing {out}"
+        with staged_directory(out) as staged:
+            texts = write_atomic_all(report.output_texts(outcomes, staged))
+        stage[0] = f"finishing, after writing {out}"
+        texts = [out / path.name for path in texts]
     print(report.count_line(o.verdict for o in outcomes))
     differing = report.mismatches(outcomes)
     for o in differing:
@@ -150,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     with interrupts_raise():
         try:
             args = parser.parse_args(argv)
+            if args.out is not None:
+                check_destination(parser, args.out)
             tutorial_r.rscript = None if args.no_r else args.rscript
             figures = args.figures if args.figures is not None else FIGURES
             status = run_missing(parser, figures, args.run_missing, stage)
@@ -161,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return err.status
-        except OSError as err:  # a full disk: cenmcc.simulation.outputs.WriteError
+        except (OSError, NotReplaceable) as err:  # a full disk (WriteError), a folder swapped in
             print(f"paper_checks failed: {err}; no output was replaced", file=sys.stderr)
             return 1
 

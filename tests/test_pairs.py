@@ -2,6 +2,10 @@
 
 import itertools
 import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,7 +13,7 @@ from scipy import stats
 
 import cenmcc
 from cenmcc import _ranking
-from cenmcc.simulation import pairs
+from cenmcc.simulation import outputs, pairs
 from cenmcc.simulation.pairs import ColumnStore, count_pairs
 from cenmcc.simulation.resources import PAIR_COUNT_BYTES
 
@@ -229,3 +233,54 @@ def test_a_column_is_written_whole_when_the_system_writes_part_of_it(monkeypatch
     with ColumnStore(values.size) as s:
         s.add("x", values)
         np.testing.assert_array_equal(s.read("x"), values)
+
+
+#: A process that makes a store, says where, and waits to be killed.
+HOLD_A_STORE = """
+import time
+import numpy as np
+from cenmcc.simulation.pairs import ColumnStore
+store = ColumnStore(10)
+store.write(0, {"a": np.arange(10.0)})
+print(store.directory, flush=True)
+time.sleep(120)
+"""
+
+
+def _store_of_another_process(tmp_path):
+    env = os.environ | {"TMPDIR": str(tmp_path), "PYTHONPATH": os.getcwd()}
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLD_A_STORE], stdout=subprocess.PIPE, text=True, env=env
+    )
+    return process, Path(process.stdout.readline().strip())
+
+
+def test_a_store_left_by_a_killed_run_is_removed_by_the_next_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    killed, left = _store_of_another_process(tmp_path)
+    live, kept = _store_of_another_process(tmp_path)
+    try:
+        killed.kill()
+        killed.communicate()
+        assert left.parent == tmp_path
+        assert (left / "a.npy").exists()
+        old = tmp_path / "cenmcc-columns-abcd1234"  # an earlier version's: cannot tell
+        old.mkdir()
+        with ColumnStore(10) as s:
+            assert not left.exists()
+            assert sorted(tmp_path.iterdir()) == sorted([kept, old, s.directory])
+        assert sorted(tmp_path.iterdir()) == sorted([kept, old])
+    finally:
+        live.kill()
+        live.communicate()
+    assert pairs.remove_abandoned() == [kept]
+
+
+def test_a_locked_store_is_kept_whatever_its_process_id(tmp_path):
+    held = tmp_path / f"{pairs.COLUMNS_PREFIX}{os.getpid()}-x"
+    free = tmp_path / f"{pairs.COLUMNS_PREFIX}{os.getpid()}-y"
+    held.mkdir()
+    free.mkdir()
+    with outputs.locked(held):
+        assert pairs.remove_abandoned(tmp_path) == [free]
+    assert list(tmp_path.iterdir()) == [held]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cenmcc.simulation.outputs import write_atomic_all
+from cenmcc.simulation.outputs import MARKER, staged_directory, write_atomic_all
 from experiments import __main__ as experiments_main
 from paper_checks import __main__ as paper_checks_main
 from paper_checks import report, summaries
@@ -91,19 +91,19 @@ def test_the_report_says_which_claims_a_truncated_summary_left_unchecked(
     path = figures / "random_matrices" / "summary.json"
     path.write_text(path.read_text()[:500])
     monkeypatch.setattr(summaries, "figures_dir", figures)
-    status = run(EXPERIMENT_RECORDS, out=tmp_path)
+    status = run(EXPERIMENT_RECORDS, out=tmp_path / "out")
     assert status == 1
     err = capsys.readouterr().err
     first = err.splitlines()[0]
     assert first.startswith(f"paper_checks: {path} is not valid JSON")
     assert "claims not checked" in first
     assert "Traceback" not in err
-    saved = json.loads((tmp_path / "results.json").read_text())
+    saved = json.loads((tmp_path / "out" / "results.json").read_text())
     unchecked = [r for r in saved["records"] if str(path) in r["detail"]]
     assert unchecked
     assert all(r["verdict"] == NOT_CHECKABLE for r in unchecked)
     assert "error" not in saved["counts"]
-    assert str(path) in (tmp_path / "REPORT.md").read_text()
+    assert str(path) in (tmp_path / "out" / "REPORT.md").read_text()
 
 
 def _one_record(value=2.0):
@@ -249,7 +249,7 @@ SLOW_RUN = textwrap.dedent(
     from paper_checks.record import Measured, Record, printed
 
     def slow():
-        Path(sys.argv[1], "ready").write_text("")
+        Path(sys.argv[1]).parent.joinpath("ready").write_text("")
         time.sleep(60)
         return Measured(2.0)
 
@@ -262,12 +262,18 @@ SLOW_RUN = textwrap.dedent(
 )
 
 
+def _previous_report(out: Path, texts: dict[str, str]) -> None:
+    """An earlier ``python -m paper_checks --out out``'s files (as it marks them)."""
+    with staged_directory(out) as stage:
+        write_atomic_all({stage / name: text for name, text in texts.items()})
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_signal_stops_the_run_at_once_with_its_status_and_keeps_the_outputs(tmp_path, signum):
-    (tmp_path / "REPORT.md").write_text("previous report")
-    (tmp_path / "results.json").write_text("{}")
+    out = tmp_path / "out"
+    _previous_report(out, {"REPORT.md": "previous report", "results.json": "{}"})
     process = subprocess.Popen(
-        [sys.executable, "-c", SLOW_RUN, str(tmp_path)],
+        [sys.executable, "-c", SLOW_RUN, str(out)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -286,9 +292,10 @@ def test_a_signal_stops_the_run_at_once_with_its_status_and_keeps_the_outputs(tm
         f"paper_checks: interrupted by {name} while checking claim 1 of 1 (grandini2020-slow); "
         "no output was replaced"
     ]
-    assert (tmp_path / "REPORT.md").read_text() == "previous report"
-    assert (tmp_path / "results.json").read_text() == "{}"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["REPORT.md", "ready", "results.json"]
+    assert (out / "REPORT.md").read_text() == "previous report"
+    assert (out / "results.json").read_text() == "{}"
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "REPORT.md", "results.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "ready"]
 
 
 def test_monte_carlo_distance_uses_the_run_to_run_standard_error(tmp_path, monkeypatch):
@@ -382,8 +389,7 @@ def test_monte_carlo_distance_adds_the_sd_over_seeds_of_the_same_simulation(tmp_
 
 def test_a_signal_while_a_missing_experiment_runs_stops_everything_at_once(tmp_path):
     figures, out = tmp_path / "figures", tmp_path / "out"
-    out.mkdir()
-    (out / "REPORT.md").write_text("previous report")
+    _previous_report(out, {"REPORT.md": "previous report"})
     command = ["-m", "paper_checks", "--figures", str(figures), "--out", str(out)]
     process = subprocess.Popen(
         [sys.executable, *command, "--run-missing", "--no-r"],
@@ -406,6 +412,37 @@ def test_a_signal_while_a_missing_experiment_runs_stops_everything_at_once(tmp_p
         "random-matrices; no output was replaced"
     ) in err.splitlines()
     assert "Traceback" not in err
-    assert [p.name for p in out.iterdir()] == ["REPORT.md"]
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "REPORT.md"]
     assert (out / "REPORT.md").read_text() == "previous report"
     assert list(figures.iterdir()) == []
+
+
+def test_a_report_folder_that_no_run_wrote_is_refused_before_any_check(tmp_path, capsys):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "REPORT.md").write_text("my own report")
+    (mine / "results.json").write_text("[1, 2]")
+    for main, argv, refused in (
+        (paper_checks_main.main, ["--out", str(mine), "--no-r"], mine),
+        (experiments_main.main, ["all", "--out", str(tmp_path)], mine.parent / "paper_checks"),
+    ):
+        if refused != mine:
+            mine.rename(refused)
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2
+        assert f"argument --out: {refused} is a directory that no run wrote" in (
+            capsys.readouterr().err
+        )
+        assert (refused / "REPORT.md").read_text() == "my own report"
+        assert (refused / "results.json").read_text() == "[1, 2]"
+        assert [p.name for p in tmp_path.iterdir()] == [refused.name]
+
+
+def test_a_report_folder_is_written_whole_and_replaced_by_the_next_run(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    for records in (PROTOCOL_RECORDS, PROTOCOL_RECORDS[:1]):
+        assert run(records, out=out, figures=FIGURES) == 0
+        assert sorted(p.name for p in out.iterdir()) == [MARKER, "REPORT.md", "results.json"]
+        assert len(json.loads((out / "results.json").read_text())["records"]) == len(records)
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]

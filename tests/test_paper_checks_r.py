@@ -57,7 +57,7 @@ def test_a_failing_r_script_is_a_fault_not_an_absent_r(monkeypatch, tmp_path):
     assert "status 1" in result.reason
     outcomes = run_records(R_RECORDS)
     assert len(mismatches(outcomes)) == len(R_RECORDS)
-    assert run(R_RECORDS, out=tmp_path) == 1
+    assert run(R_RECORDS, out=tmp_path / "out") == 1
 
 
 def _pair_fraction(a_scores, b_scores):

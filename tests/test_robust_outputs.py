@@ -235,6 +235,7 @@ def test_the_committed_outputs_can_be_replaced_by_a_fresh_clone():
         if directory.is_dir():
             outputs.check_replaceable(directory)
             assert (directory / outputs.MARKER).exists(), directory
+            assert outputs.users_files(directory) == [], directory  # every file is the run's
 
 
 def test_compressed_tables_carry_no_date_or_name(tmp_path):
@@ -439,3 +440,131 @@ def test_the_bootstrap_states_grow_with_the_resamples_and_the_groups():
     assert per_resample / 10_000 == pytest.approx(202 * 28 * 24, rel=0.05)
     # ten chunks: ten groups, 22 states
     assert study_bytes(200_000, 999, 20_000) < study_bytes(200_000, 999, 2_000) / 5
+
+
+@pytest.mark.parametrize("name", [".", "..", "../x", "/tmp/x", "a/b", "", ".hidden"])
+def test_a_name_that_is_not_one_folder_is_refused_before_any_work(tmp_path, capsys, name):
+    from cenmcc.simulation import command
+
+    (tmp_path / "R" / "keepme").mkdir(parents=True)
+    before = _snapshot(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        command.main(
+            ["simulate", "--n", "10", "--quiet", "--out", str(tmp_path / "R"), "--name", name]
+        )
+    assert exit_info.value.code == 2
+    assert (
+        f"argument --name: must be one folder name (no '/', not starting with '.'), got {name!r}"
+        in capsys.readouterr().err
+    )
+    assert _snapshot(tmp_path) == before
+    assert [p.name for p in tmp_path.rglob("*")] == ["R", "keepme"]
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """A tmpfs mounted at ``tmp_path / "binary"`` (needs root and a working ``mount``)."""
+    point = tmp_path / "binary"
+    point.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(point)], capture_output=True
+    )
+    if mounted.returncode:
+        pytest.skip(f"mount failed: {mounted.stderr.decode().strip()}")
+    yield point
+    subprocess.run(["umount", str(point)], check=True)
+
+
+def _refuses_a_mount_point(tmp_path, capsys, point):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["binary", "--s-max", "3", "--quiet", "--out", str(tmp_path)])
+    assert exit_info.value.code == 2
+    assert f"argument --out: {point} is a mount point, which a run cannot replace" in (
+        capsys.readouterr().err
+    )
+    with pytest.raises(outputs.NotReplaceable, match="write into a folder inside it"):
+        outputs.check_replaceable(point)
+    assert list(point.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["binary"]
+
+
+def test_a_mount_point_is_refused_before_any_work(tmp_path, capsys, monkeypatch):
+    point = tmp_path / "binary"
+    point.mkdir()
+    real = os.path.ismount
+    monkeypatch.setattr(os.path, "ismount", lambda path: Path(path) == point or real(path))
+    _refuses_a_mount_point(tmp_path, capsys, point)
+
+
+def test_a_mounted_tmpfs_is_refused_before_any_work(tmp_path, capsys, tmpfs):
+    _refuses_a_mount_point(tmp_path, capsys, tmpfs)
+    assert main(["binary", "--s-max", "3", "--quiet", "--out", str(tmpfs)]) == 0  # inside it
+    assert (tmpfs / "binary" / "summary.json").exists()
+
+
+def _marked_files(directory):
+    return json.loads((directory / outputs.MARKER).read_text())["files"]
+
+
+@pytest.mark.parametrize("update", [False, True], ids=["replace", "update"])
+def test_files_a_user_adds_to_an_output_are_carried_over_into_the_next_run(tmp_path, update):
+    destination = tmp_path / "exp1"
+    _previous_run(destination)
+    assert _marked_files(destination) == sorted(PREVIOUS)
+    (destination / "notes.md").write_text("my notes")
+    (destination / "mine").mkdir()
+    (destination / "mine" / "data.txt").write_text("my data")
+    for run in range(2):
+        with outputs.staged_directory(destination, update=update) as stage:
+            assert not (stage / "notes.md").exists()  # never the run's
+            (stage / "summary.json").write_text(f"run {run}")
+        assert _snapshot(destination) == {
+            outputs.MARKER: (destination / outputs.MARKER).read_bytes(),
+            "mine/data.txt": b"my data",
+            "notes.md": b"my notes",
+            "summary.json": f"run {run}".encode(),
+            **({"figure.png": b"previous figure"} if update else {}),
+        }
+        assert _marked_files(destination) == ["figure.png", "summary.json"][1 - update :]
+    assert [p.name for p in tmp_path.iterdir()] == ["exp1"]
+
+
+def test_a_users_file_named_like_a_new_output_is_refused_and_kept(tmp_path):
+    destination = tmp_path / "exp1"
+    _previous_run(destination)
+    (destination / "table.csv").write_text("mine")
+    before = _snapshot(tmp_path)
+    clash = re.escape(f"{destination / 'table.csv'} is a file a run did not write")
+    with (
+        pytest.raises(outputs.NotReplaceable, match=clash),
+        outputs.staged_directory(destination) as stage,
+    ):
+        (stage / "table.csv").write_text("the run's")
+    assert _snapshot(tmp_path) == before
+
+
+def test_a_rerun_of_a_command_keeps_the_notes_added_to_its_folder(tmp_path):
+    from cenmcc.simulation import command
+
+    argv = ["simulate", "--n", "20", "--chunk-size", "10", "--jobs", "1", "--no-figures"]
+    argv += ["--quiet", "--out", str(tmp_path), "--name", "exp1"]
+    assert command.main(argv) == 0
+    (tmp_path / "exp1" / "notes.md").write_text("my notes")
+    written = sorted(p.name for p in (tmp_path / "exp1").iterdir())
+    assert command.main(argv) == 0
+    assert sorted(p.name for p in (tmp_path / "exp1").iterdir()) == written
+    assert (tmp_path / "exp1" / "notes.md").read_text() == "my notes"
+
+
+def test_an_earlier_versions_marker_still_marks_a_run_whose_files_are_all_its_own(tmp_path):
+    destination = tmp_path / "exp1"
+    destination.mkdir()
+    (destination / outputs.MARKER).write_text('{"package": "cenmcc", "output": "exp1"}\n')
+    (destination / "summary.json").write_text("old")
+    outputs.check_replaceable(destination)
+    assert outputs.users_files(destination) == []
+    with outputs.staged_directory(destination) as stage:
+        (stage / "table.csv").write_text("new")
+    assert sorted(_snapshot(destination)) == [outputs.MARKER, "table.csv"]

@@ -106,6 +106,25 @@ def directory(text: str) -> Path:
     return path
 
 
+def folder_name(text: str) -> str:
+    """The name of one folder inside ``--out``: one path component, not hidden.
+
+    Examples
+    --------
+    >>> folder_name("exp1")
+    'exp1'
+    >>> folder_name("../x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be one folder name (no '/', not starting with '.'), got '../x'
+    """
+    if not text or text.startswith(".") or Path(text).name != text:
+        raise argparse.ArgumentTypeError(
+            f"must be one folder name (no '/', not starting with '.'), got {text!r}"
+        )
+    return text
+
+
 def output_root(text: str) -> Path:
     """An output directory that is a directory (or can be created) and is writable."""
     path = directory(text)
@@ -125,8 +144,8 @@ def output_root(text: str) -> Path:
 def check_destination(parser: argparse.ArgumentParser, destination: Path) -> None:
     """Refuse, through ``parser.error`` naming ``--out``, a destination a run may not replace.
 
-    See :func:`cenmcc.simulation.outputs.check_replaceable`: a symbolic link, a file, or a
-    non-empty directory that no run wrote.
+    See :func:`cenmcc.simulation.outputs.check_replaceable`: a mount point, a symbolic link, a
+    file, or a non-empty directory that no run wrote.
     """
     try:
         check_replaceable(destination)

@@ -37,6 +37,7 @@ from .cli import (
     add_seed_argument,
     check_destination,
     check_parallel_arguments,
+    folder_name,
     positive_int,
     run_into,
 )
@@ -51,7 +52,8 @@ from .validation import check_validation
 PROG = "python -m cenmcc.simulation"
 
 EPILOG = """Outputs go to DIR/NAME (default: runs/GENERATOR), replaced only once the new run has
-written all of its own, and only if a run wrote the old ones. Ctrl-C or SIGTERM stops a run
+written all of its own, and only if a run wrote the old ones; files you add to DIR/NAME are
+kept, carried over into each new run. Ctrl-C or SIGTERM stops a run
 within about a second (exit status 130 or 143) and leaves them as they were."""
 
 #: The generators known by name.
@@ -125,7 +127,13 @@ def add_arguments(parser: argparse.ArgumentParser, *, validate: bool = False) ->
     parser.add_argument(
         "--resamples", type=positive_int, default=999, help="bootstrap resamples of k_ratio"
     )
-    parser.add_argument("--name", default=None, help="output folder name (default: the generator)")
+    parser.add_argument(
+        "--name",
+        type=folder_name,
+        default=None,
+        help="output folder name inside --out: one name, no '/', not starting with '.' "
+        "(default: the generator)",
+    )
     if validate:
         parser.add_argument(
             "--seeds",

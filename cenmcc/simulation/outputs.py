@@ -13,7 +13,9 @@ Three guarantees, one module:
   an output directory calls first.
 - A run replaces only a directory that a run wrote: each output directory holds a marker file,
   :data:`MARKER`, and :func:`check_replaceable` refuses anything else (a directory of the
-  user's, a file, a symbolic link) before any work starts.
+  user's, a file, a symbolic link, a mount point) before any work starts. The marker lists
+  the files the run wrote; a file the user adds to the directory later is carried over into
+  the next run.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -197,7 +199,8 @@ def markdown_table(table, floatfmt: str = ".3g") -> str:
     return "\n".join([header, rule, *body])
 
 
-#: The file that marks a directory as a run's outputs (see :func:`check_replaceable`).
+#: The file that marks a directory as a run's outputs (see :func:`check_replaceable`), and
+#: lists the files the run wrote (:func:`staged_directory`): the others are the user's.
 MARKER = ".cenmcc-output"
 
 
@@ -205,29 +208,64 @@ class NotReplaceable(ValueError):
     """A destination that a run may not replace; the message names it and says why."""
 
 
-def _marker_text(name: str) -> str:
-    return json.dumps({"package": "cenmcc", "output": name}) + "\n"
+def _marker_text(name: str, files: Iterable[str] | None = None) -> str:
+    record = {"package": "cenmcc", "output": name}
+    if files is not None:
+        record["files"] = sorted(files)
+    return json.dumps(record, indent=1) + "\n"
+
+
+def _marker(directory: Path) -> dict | None:
+    """The marker of an output named like ``directory``, or None if it holds none."""
+    try:
+        record = json.loads((directory / MARKER).read_text())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    ours = isinstance(record, dict) and record.get("package") == "cenmcc"
+    return record if ours and record.get("output") == directory.name else None
 
 
 def _is_output(directory: Path) -> bool:
     """Whether ``directory`` holds the marker of an output named like it."""
-    try:
-        return (directory / MARKER).read_text() == _marker_text(directory.name)
-    except (OSError, UnicodeDecodeError):
-        return False
+    return _marker(directory) is not None
+
+
+def _files(directory: Path) -> set[str]:
+    """The files under ``directory`` (relative paths), its marker and temporaries aside."""
+    return {
+        path.relative_to(directory).as_posix()
+        for path in directory.rglob("*")
+        if (path.is_file() or path.is_symlink())
+        and path.name != MARKER
+        and not _is_temporary("", [path.name])
+    }
+
+
+def users_files(directory: Path) -> list[str]:
+    """The files a user added to the output ``directory``: those its run did not write.
+
+    Relative paths, sorted; none for a directory that is not an output, or whose marker lists
+    no files (written by an earlier version of cenmcc, which did not record them).
+    """
+    record = _marker(Path(directory)) if Path(directory).is_dir() else None
+    if record is None or not isinstance(record.get("files"), list):
+        return []
+    return sorted(_files(Path(directory)) - set(record["files"]))
 
 
 def check_replaceable(destination: Path) -> None:
     """Refuse a destination that a run did not write, before any work starts.
 
     A run may replace ``destination`` when it does not exist, is an empty directory, or is a
-    directory holding :data:`MARKER` (written by :func:`staged_directory` into every run).
+    directory holding :data:`MARKER` (written by :func:`staged_directory` into every run),
+    and is not a mount point.
 
     Raises
     ------
     NotReplaceable
-        For a symbolic link (dangling or not), anything that is not a directory, or a non-empty
-        directory without the marker: a one-line message that names ``destination``.
+        For a mount point (which cannot be renamed), a symbolic link (dangling or not),
+        anything that is not a directory, or a non-empty directory without the marker: a
+        one-line message that names ``destination``.
 
     Examples
     --------
@@ -242,6 +280,11 @@ def check_replaceable(destination: Path) -> None:
     /.../notes exists and is not a directory: not replaced (a run replaces only an output ...)
     """
     destination = Path(destination)
+    if os.path.ismount(destination):  # a volume or a tmpfs: os.rename fails with EBUSY
+        raise NotReplaceable(
+            f"{destination} is a mount point, which a run cannot replace (it swaps in a new "
+            "directory): write into a folder inside it"
+        )
     if destination.is_symlink():
         why = "is a symbolic link"
     elif not destination.exists():
@@ -269,8 +312,12 @@ def _is_temporary(directory: str, names: list[str]) -> list[str]:
 
 
 @contextmanager
-def _locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
-    """Hold an exclusive ``flock`` on ``directory``; yields False if taken and not blocking."""
+def locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
+    """Hold an exclusive ``flock`` on ``directory``; yields False if taken and not blocking.
+
+    A lock dies with the process that holds it, so a directory whose lock is free has lost
+    the run that locked it (:func:`recover`, :class:`~cenmcc.simulation.pairs.ColumnStore`).
+    """
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     try:
         try:
@@ -292,7 +339,7 @@ def _recover(destination: Path) -> None:
     for root in destination.parent.iterdir():
         if not root.name.startswith(prefix) or not root.is_dir() or root.is_symlink():
             continue
-        with _locked(root, blocking=False) as owner_gone:
+        with locked(root, blocking=False) as owner_gone:
             if not owner_gone:
                 continue  # a run still writing it
             previous = root / f"{destination.name}.previous"
@@ -314,8 +361,31 @@ def recover(destination: Path) -> None:
     destination = Path(destination)
     if not destination.parent.is_dir():
         return
-    with _locked(destination.parent):
+    with locked(destination.parent):
         _recover(destination)
+
+
+def _carry_over(destination: Path, stage: Path, written: set[str]) -> None:
+    """Put in ``stage`` the files a user added to ``destination`` (:func:`users_files`).
+
+    Each is hard-linked (copied where the file system cannot link), so ``destination`` keeps
+    it until the swap; a file of the user's that has the name of one the run wrote is
+    refused (:class:`NotReplaceable`), and the run's outputs are discarded.
+    """
+    users = users_files(destination)
+    for name in users:
+        if name in written:
+            raise NotReplaceable(
+                f"{destination / name} is a file a run did not write, and the new run writes "
+                f"one of that name: not replaced (move or rename yours, then rerun)"
+            )
+    for name in users:
+        source, target = destination / name, stage / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, target, follow_symlinks=False)
+        except OSError:
+            shutil.copy2(source, target, follow_symlinks=False)
 
 
 @contextmanager
@@ -329,9 +399,10 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
         exist; its parent is created. If it exists it must be replaceable
         (:func:`check_replaceable`).
     update : bool, default False
-        Start from a copy of the files now in ``destination`` (half-written temporaries left
-        aside), for a run that rewrites only some of them; by default the staging directory
-        starts empty and the new run replaces the old one entirely.
+        Start from a copy of the files the previous run wrote in ``destination``
+        (half-written temporaries left aside), for a run that rewrites only some of them; by
+        default the staging directory starts empty and the new run replaces the previous
+        run's files entirely.
 
     Yields
     ------
@@ -349,6 +420,12 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
 
     Notes
     -----
+    Files a user added to ``destination`` are kept: :data:`MARKER` lists the files the run
+    wrote, and any other file in ``destination`` when the block ends is carried over into the
+    new run (:func:`users_files`), unless the new run wrote a file of the same name, which
+    is refused. Markers of earlier versions of cenmcc list no files: all their files are
+    taken as the run's.
+
     The staging root is unique to the run and locked (``fcntl.flock``) for its lifetime, so
     :func:`recover` knows a killed run from a live one without looking at process ids. On
     success ``destination`` is renamed into the staging root, the new run renamed in its place
@@ -371,7 +448,7 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
     root = lock = None
     try:
         # No other run recovers or swaps meanwhile, and a signal waits until the root is locked.
-        with _locked(destination.parent), signals_deferred():
+        with locked(destination.parent), signals_deferred():
             _recover(destination)
             check_replaceable(destination)
             prefix = _STAGING.format(name=destination.name)
@@ -380,7 +457,15 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
             fcntl.flock(lock, fcntl.LOCK_EX)
         stage = root / destination.name
         if update and destination.is_dir():
-            shutil.copytree(destination, stage, ignore=_is_temporary)
+            users = set(users_files(destination))  # carried over at the end, as always
+
+            def aside(directory: str, names: list[str]) -> list[str]:
+                where = Path(directory).relative_to(destination)
+                return _is_temporary(directory, names) + [
+                    name for name in names if (where / name).as_posix() in users
+                ]
+
+            shutil.copytree(destination, stage, ignore=aside)
         else:
             stage.mkdir()
         write_atomic_all({stage / MARKER: _marker_text(destination.name)})
@@ -390,8 +475,11 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
             if not err.path.is_relative_to(stage):
                 raise
             raise WriteError(destination / err.path.relative_to(stage), err.reason) from err
-        with _locked(destination.parent), signals_deferred():
+        written = _files(stage)
+        write_atomic_all({stage / MARKER: _marker_text(destination.name, written)})
+        with locked(destination.parent), signals_deferred():
             check_replaceable(destination)
+            _carry_over(destination, stage, written)
             if destination.exists():
                 os.rename(destination, root / f"{destination.name}.previous")
             os.rename(stage, destination)

@@ -23,9 +23,11 @@ schedule; the main process only waits.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
@@ -36,6 +38,7 @@ from cenmcc import _ranking
 from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
 
 from .allocator import releasing_freed_memory
+from .outputs import locked
 from .parallel import map_tasks
 from .resources import PAIR_COUNT_BYTES, available_bytes
 
@@ -57,6 +60,73 @@ STORE_BYTES_PER_MEASURE = 8 + 4 + 4 + 4
 SPLIT_FROM = 1_000_000
 
 
+#: A store's own temporary directory: ``<TMPDIR>/cenmcc-columns-<pid>-<unique>``.
+COLUMNS_PREFIX = "cenmcc-columns-"
+
+#: Held while this process makes a store's directory and locks it, or removes abandoned ones.
+_MAKING = threading.Lock()
+
+
+def _owner_lives(pid: int) -> bool:
+    """Whether ``pid`` is a live process other than this one (which knows its own stores)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
+
+def remove_abandoned(parent=None) -> list[Path]:
+    """Remove the store directories that killed runs left in ``parent``.
+
+    A store's directory is abandoned when no process holds its lock and the process named in
+    it (``cenmcc-columns-<pid>-...``) is not alive: a SIGKILL or an out-of-memory kill
+    leaves it (58 MB for 2·10⁶ matrices and two measures). A store being made (named, not
+    yet locked) has a live owner and is kept, as is every directory without a process id in
+    its name (made by an earlier version of cenmcc, which cannot tell a live one).
+
+    Parameters
+    ----------
+    parent : path, optional
+        Where to look; by default the temporary directory (``tempfile.gettempdir()``).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The directories removed.
+    """
+    parent = Path(tempfile.gettempdir() if parent is None else parent)
+    removed = []
+    with _MAKING:
+        for directory in parent.glob(f"{COLUMNS_PREFIX}*"):
+            pid, sep, _ = directory.name.removeprefix(COLUMNS_PREFIX).partition("-")
+            if not (sep and pid.isdigit()) or directory.is_symlink() or not directory.is_dir():
+                continue
+            if _owner_lives(int(pid)):
+                continue
+            try:
+                with locked(directory, blocking=False) as free:
+                    if free:
+                        shutil.rmtree(directory, ignore_errors=True)
+                        removed.append(directory)
+            except OSError:  # removed meanwhile, or another user's
+                continue
+    return removed
+
+
+def _locked_directory() -> tuple[Path, int]:
+    """A new store directory in the temporary directory, and the descriptor locking it."""
+    with _MAKING:
+        directory = Path(tempfile.mkdtemp(prefix=f"{COLUMNS_PREFIX}{os.getpid()}-"))
+        lock = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    return directory, lock
+
+
 class ColumnStore:
     """Columns of n values each, one ``.npy`` file per column in a directory of its own.
 
@@ -65,15 +135,19 @@ class ColumnStore:
     n : int
         Number of values (matrices) per column.
     directory : path, optional
-        Where the files go; by default a new temporary directory, removed by :meth:`close`.
+        Where the files go; by default a new temporary directory (:data:`COLUMNS_PREFIX`),
+        locked while the store is open and removed by :meth:`close`; a store left by a
+        killed run is removed by the next one made (:func:`remove_abandoned`).
     """
 
     def __init__(self, n: int, directory=None):
         self.n = n
         self.owned = directory is None
-        self.directory = Path(
-            tempfile.mkdtemp(prefix="cenmcc-columns-") if directory is None else directory
-        )
+        self._lock = None
+        if directory is None:
+            remove_abandoned()
+            directory, self._lock = _locked_directory()
+        self.directory = Path(directory)
         self.dtypes: dict[str, np.dtype] = {}
         self._files: dict[str, tuple[int, int]] = {}  # name -> (file descriptor, header bytes)
         # column -> the ranks made of it ("overall", "grouped") -> how many band files hold
@@ -148,6 +222,9 @@ class ColumnStore:
         self.flush()
         if self.owned:
             shutil.rmtree(self.directory, ignore_errors=True)
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def __enter__(self) -> ColumnStore:
         return self

@@ -99,7 +99,8 @@ class Result(NamedTuple):
         ----------
         path : str or Path
             The output directory. It is replaced whole if it holds an earlier save (or any
-            output of cenmcc); any other existing directory or file is refused, untouched.
+            output of cenmcc), except for files you added to it, which are kept; any other
+            existing directory or file, or a mount point, is refused, untouched.
         figures : bool
             Also draw the figures (needs matplotlib: ``pip install 'cenmcc[figures]'``).
 
