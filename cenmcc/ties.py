@@ -202,8 +202,10 @@ def tie_values(C, metric: str) -> np.ndarray:
 
 def _stacks(C) -> list[Counts]:
     """Validated integer stacks (a list of NumPy arrays is several stacks)."""
-    if isinstance(C, Counts):
-        C = [C]
+    if isinstance(C, Counts):  # validated already
+        if C.C.dtype.kind == "f":
+            raise TypeError(f"float counts (dtype {C.C.dtype}) have no exact ties")
+        return [C]
     several = isinstance(C, list | tuple) and len(C) > 0
     several = several and all(isinstance(part, np.ndarray) for part in C)
     stacks = []
