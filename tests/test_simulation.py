@@ -491,7 +491,7 @@ print(platform.libc_ver()[0] == "glibc", released, kept >> 20, (resident_bytes()
 @pytest.mark.parametrize(
     ("task", "arguments"),
     [
-        (pairs._rank, ("/nonexistent", "f", "overall", (0, 1))),
+        (pairs._rank, ("/nonexistent", "f", "overall", (0, 1), pairs.EQUAL)),
         (pairs._count, ("/nonexistent", ("f", 1), ("g", 1), (0, None))),
     ],
 )
