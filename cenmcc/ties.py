@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Context, Decimal
 from fractions import Fraction
-from functools import cache, cmp_to_key
+from functools import cmp_to_key
 from math import gcd, isqrt, prod
 
 import numpy as np
@@ -197,7 +197,7 @@ def tie_values(C, metric: str) -> np.ndarray:
         return _mcc_values(_mcc_keys(stacks))
     if metric == "accuracy":
         return _accuracy_values(_accuracy_keys(stacks))
-    return np.concatenate([_cen_values(*_cen_exponents([m]), m.n_classes) for m in stacks])
+    return np.concatenate([_cen_values(m) for m in stacks])
 
 
 def _stacks(C) -> list[Counts]:
@@ -397,7 +397,7 @@ def _prime_factors(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     divisible by ``factor[i]``, and the entries of each value multiply to it; sorted by owner.
     One vectorized division per prime factor, at most ``log2(max(values))`` rounds.
     """
-    spf = _smallest_prime_factors(int(values[-1]) if values.size else 1)
+    spf = _sieve(int(values[-1]) if values.size else 1)
     owners, factors = [], []
     index = np.arange(values.size)
     x = values
@@ -469,36 +469,143 @@ def _cen_exponents(stacks) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
 #: bits of each of their three int64 limbs (module docstring).
 _LOG_BITS, _LIMB = 73, 26
 
+#: Bits after the point of the logarithms of primes as they are computed (:func:`_fixed_logs`).
+_GUARD_BITS = 100
 
-@cache
-def _fixed_log(p: int) -> int:
-    """``round(ln(p) 2**73)``, from a correctly rounded 50-digit logarithm."""
-    context = Context(prec=50)
-    return int(context.multiply(context.ln(Decimal(p)), Decimal(2**_LOG_BITS)).to_integral_value())
+_LOGS: dict[int, tuple[int, int]] = {}  # prime -> (ln p 2**100, bound on its error in units)
+_SIEVE = np.zeros(0, dtype=np.int64)  # the largest sieve built in this process
+_LOG_TABLE = np.zeros((3, 0), dtype=np.int64)  # the largest table of L(x) in this process
 
 
-def _cen_values(rows, columns, exponents, primes, s, K: int) -> np.ndarray:
-    """CEN of each matrix from its reduced exponents ``e / s`` (module docstring)."""
-    n = s.size
-    present, starts = np.unique(rows, return_index=True)
-    g = s.copy()
-    if present.size:
-        g[present] = np.gcd(s[present], np.gcd.reduceat(np.abs(exponents), starts))
-    e = exponents // g[rows]
+def _log_table(n: int) -> np.ndarray:
+    """``L(x) = sum_p v_p(x) L_p`` for every ``0 <= x <= n`` (0 for 0 and 1), as three int64
+    limbs of shape (3, n + 1), each below ``2**26.3 log2(n)``: built once per process as it
+    grows (at ``2 max(s) = 10⁶``, 24 MB and about 0.3 s, most of it the logarithms of the
+    78 000 primes), so that a stack's CEN takes two gathers a limb."""
+    global _LOG_TABLE
+    if _LOG_TABLE.shape[1] <= n:
+        size = max(n, 2 * _LOG_TABLE.shape[1], 1024)
+        spf = _sieve(size)
+        primes = np.flatnonzero(spf[: size + 1] == np.arange(size + 1))[2:]
+        of_prime = np.zeros((3, size + 1), dtype=np.int64)
+        of_prime[:, primes] = _fixed_logs(primes)
+        table = np.zeros((3, size + 1), dtype=np.int64)
+        x = np.arange(2, size + 1)
+        index = x.copy()
+        while x.size:  # one prime factor of every x a round (each index once a round)
+            p = spf[x]
+            for limb in range(3):
+                table[limb, index] += of_prime[limb, p]
+            x = x // p
+            keep = x > 1
+            index, x = index[keep], x[keep]
+        _LOG_TABLE = table
+    return _LOG_TABLE
+
+
+def _sieve(n: int) -> np.ndarray:
+    """:func:`_smallest_prime_factors` up to at least n, built once per process as it grows."""
+    global _SIEVE
+    if _SIEVE.size <= n:
+        _SIEVE = _smallest_prime_factors(max(n, 2 * _SIEVE.size))
+    return _SIEVE
+
+
+def _fixed_logs(primes: np.ndarray) -> np.ndarray:
+    """``round(ln(p) 2**73)`` of increasing primes, within 1, as int64 limbs of shape (3, m).
+
+    Primes below 1024 from a 40-digit :mod:`decimal` logarithm; each larger p from the
+    smaller primes of ``p - 1`` (which are all below p/2): ``ln p = sum v_q ln q +
+    ln(1 + 1/(p - 1))``, the series in integers at 2**-100, with its error bound carried
+    along (a few µs a prime, in Python integers; the same on every machine). Kept for the
+    process.
+    """
+    missing = [int(p) for p in primes if int(p) not in _LOGS]
+    if missing:
+        spf = _sieve(max(missing))
+        for p in sorted(missing):
+            _LOGS[p] = _log_of_prime(p, spf)
+    known = [_LOGS[p] for p in primes.tolist()]
+    worst = max((error for _, error in known), default=0)
+    if worst >= 1 << (_GUARD_BITS - _LOG_BITS - 2):  # never below 2**27 (a test checks)
+        raise ArithmeticError(f"a logarithm of a prime carries an error bound of {worst}")
+    half, shift, mask = (
+        1 << (_GUARD_BITS - _LOG_BITS - 1),
+        _GUARD_BITS - _LOG_BITS,
+        (1 << _LIMB) - 1,
+    )
+    fixed = [(value + half) >> shift for value, _ in known]
+    return np.array(
+        [
+            [x & mask for x in fixed],
+            [(x >> _LIMB) & mask for x in fixed],
+            [x >> 2 * _LIMB for x in fixed],
+        ],
+        dtype=np.int64,
+    ).reshape(3, len(fixed))
+
+
+def _log_of_prime(p: int, spf: np.ndarray) -> tuple[int, int]:
+    """``(ln(p) 2**100, its error bound in units)``, the primes of ``p - 1`` known."""
+    if p < 1024:
+        context = Context(prec=40)
+        value = context.multiply(context.ln(Decimal(p)), Decimal(1 << _GUARD_BITS))
+        return int(value.to_integral_value()), 1
+    value = error = 0
+    x = p - 1
+    while x > 1:
+        q = int(spf[x])
+        x //= q
+        if q not in _LOGS:
+            _LOGS[q] = _log_of_prime(q, spf)  # q <= p/2: at most log2(p) deep
+        value, error = value + _LOGS[q][0], error + _LOGS[q][1]
+    # ln(1 + t) = t - t²/2 + t³/3 - ..., t = 1/(p - 1) <= 2**-10: each term floors once (1 unit)
+    t = (1 << _GUARD_BITS) // (p - 1)
+    power, k, series = t, 1, 0
+    while power:
+        series += power // k if k % 2 else -(power // k)
+        power = (power * t) >> _GUARD_BITS
+        k += 1
+    return value + series, error + 2 * k + 1
+
+
+def _cen_values(m: Counts) -> np.ndarray:
+    """CEN of each matrix of one stack, from the reduced fraction ``T / s`` (module docstring).
+
+    ``T = sum_j w_j L(d_j) - 2 sum_{j != k} C_jk L(C_jk)``, with ``L(x) = sum_p v_p(x) L_p``
+    the fixed-point logarithm of each value summed from its primes' (so that ``T = sum_p e_p
+    L_p`` exactly, a function of R only), in three int64 limbs; then ``T / s`` is reduced by
+    ``gcd(T mod s, s)`` with a long division of the limbs, and rounded.
+    """
+    K = m.n_classes
+    C = m.C.reshape(-1, K, K).astype(np.int64)
+    diag, s = m.diag.reshape(-1, K), m.total.reshape(-1)
+    d = m.true.reshape(-1, K) + m.pred.reshape(-1, K)
+    if 2 * int(s.max()) > CEN_MAX_SIEVE:
+        raise ValueError(
+            f"exact CEN sieves primes up to 2s; a total of {int(s.max())} exceeds the "
+            f"limit of {CEN_MAX_SIEVE // 2}"
+        )
+    off = C.copy()
+    np.einsum("nii->ni", off)[...] = 0
+    table = _log_table(2 * int(s.max()))  # L(x) of every x, (3, n) limbs
+    w = d - 2 * diag
+    # |T_limb| <= 2**26.3 sum |weights| log2(2s) <= 2**26.3 4 s log2(2s) < 2**61
+    low, middle, high = (
+        np.einsum("nj,nj->n", w, v[d]) - 2 * np.einsum("njk,njk->n", off, v[off]) for v in table
+    )
     mask = (1 << _LIMB) - 1
-    logs = [_fixed_log(int(p)) for p in primes]
-    limbs = []
-    for shift in (0, _LIMB, 2 * _LIMB):
-        limb = np.array([(x >> shift) & mask if shift < 2 * _LIMB else x >> shift for x in logs])
-        total = np.zeros(n, dtype=np.int64)
-        if present.size:
-            total[present] = np.add.reduceat(e * limb.astype(np.int64)[columns], starts)
-        limbs.append(total)
-    low, middle, high = limbs  # T = high 2**52 + middle 2**26 + low, exactly
     middle += low >> _LIMB
     high += middle >> _LIMB
     low &= mask
-    middle &= mask
+    middle &= mask  # T = high 2**52 + middle 2**26 + low, the last two in [0, 2**26)
+    # g = gcd(T mod s, s): every product below stays under 2**51 for s < 2**25
+    shifted = (1 << _LIMB) % s
+    remainder = (high % s * ((shifted * shifted) % s) + middle * shifted + low) % s
+    g = np.gcd(remainder, s)
+    high, rest = np.divmod(high, g)  # a long division of T by g, which divides it
+    middle, rest = np.divmod((rest << _LIMB) + middle, g)
+    low = ((rest << _LIMB) + low) // g
     T = np.ldexp(high.astype(np.float64), 2 * _LIMB) + ((middle << _LIMB) | low).astype(np.float64)
     return np.ldexp(T, -_LOG_BITS) / np.multiply(s // g, 2.0 * np.log(2.0 * (K - 1)))
 
@@ -515,7 +622,7 @@ def _one_k(stacks) -> int:
 
 def _cen_classes(stacks):
     """Classes of equal CEN from the prime exponents of R (module docstring) over the total."""
-    K = _one_k(stacks)
+    _one_k(stacks)
     rows, columns, exponents, primes, s = _cen_exponents(stacks)
     n, m = s.size, primes.size
     if n * (m + 1) > CEN_MAX_KEY_ENTRIES:
@@ -529,7 +636,7 @@ def _cen_classes(stacks):
     keys //= np.gcd.reduce(keys, axis=1)[:, None]  # canonical e/s: equal CEN <=> equal rows
     keys, inverse = _classes(keys)
     approx = np.empty(keys.shape[0])
-    approx[inverse] = _cen_values(rows, columns, exponents, primes, s, K)  # equal in a class
+    approx[inverse] = np.concatenate([_cen_values(m) for m in stacks])  # equal in a class
     e_list, s_list, p_list = keys[:, :-1].tolist(), keys[:, -1].tolist(), primes.tolist()
 
     def compare(i: int, j: int) -> int:
