@@ -37,13 +37,15 @@ closer than its bound. With ``u = 2^-53`` the unit roundoff, ``|a - v| <= rel |v
 - MCC, ``a = sign · sqrt(fl(a') / fl(b'))`` of the reduced ``num² / den``: two conversions, a
   division and a correctly rounded square root, ``rel = 2.5u``, stated as ``4u`` (int64 and
   Python integers convert alike, so the two paths give the same bits);
-- CEN, from the reduced ``e' / s'``: ``ln R' = sum_p e'_p ln p`` is summed exactly, in three
-  int64 limbs of 26 bits, with ``L_p = round(2^73 ln p)`` (a 50-digit :mod:`decimal`
-  logarithm); the sum, whatever its cancellation, is then rounded to float64 with a relative
-  error of at most ``3u``. The roundings of ``L_p`` add at most ``2^-74 sum_p |e'_p|`` to ``ln R'``,
-  and ``sum_p |e'_p| <= 4 s' log2(2s)``, so at most ``2^-67`` to CEN; the division by
-  ``s' · 2 ln b`` (NumPy's ``log`` taken to be within 4 ulp) adds ``6u``: ``rel = 9u``, stated
-  as ``10u``, and ``abs = 2^-64``. The limbs stay below ``2^61`` for ``2s <= CEN_MAX_SIEVE``.
+- CEN: ``T = sum_p e_p L_p`` with ``L_p = round(2^73 ln p)`` (within 1; :func:`_fixed_logs`)
+  is summed exactly in three int64 limbs of 26 bits, through ``L(x) = sum_p v_p(x) L_p`` of
+  every cell and class sum (a table per process, :func:`_log_table`); ``T / s`` is a function
+  of ``e / s`` only, is reduced by ``gcd(T mod s, s)``, and rounded: relative error ``3u``
+  whatever the cancellation. The ``L_p`` add at most ``2^-73 sum_p |e_p| / s`` to
+  ``ln R / s``, and ``sum_p |e_p| <= 4 s log2(2s)``, so at most ``2^-66`` to CEN; the
+  division by ``s' · 2 ln b`` (NumPy's ``log`` taken to be within 4 ulp) adds ``6u``:
+  ``rel = 9u``, stated as ``10u``, and ``abs = 2^-64``. The limbs stay below ``2^61`` for
+  ``2s <= CEN_MAX_SIEVE``.
 
 The order
 ---------
