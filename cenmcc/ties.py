@@ -21,35 +21,47 @@ The exact values
   ``ln R / s`` up to a positive constant, and ``ln R = sum_p e_p ln p`` over the prime exponent
   vector ``e`` of R. Since the logarithms of the primes are linearly independent over the
   rationals (unique factorization), two matrices have equal CEN exactly when ``e / s`` agree,
-  whatever their totals. The vectors are built from a table of prime valuations of every value
+  whatever their totals. The vectors are built, sparse, from the prime factors of every value
   that occurs (a smallest-prime-factor sieve up to ``2 max(s)``). Different K have different
   bases ``ln 2(K-1)``, and this argument does not apply: :func:`tie_ranks` refuses to mix them.
+
+The floats
+----------
+:func:`tie_values` gives each matrix a float that is a function of its exact value only (so
+equal values get the same bits), and sorts distinct values correctly but where they are
+closer than its bound. With ``u = 2^-53`` the unit roundoff, ``|a - v| <= rel |v| + abs``
+(:data:`VALUE_BOUNDS`):
+
+- accuracy, ``a = fl(c') / fl(s')`` of the reduced fraction: two conversions and one
+  division, ``rel = 3u``, stated as ``4u``;
+- MCC, ``a = sign · sqrt(fl(a') / fl(b'))`` of the reduced ``num² / den``: two conversions, a
+  division and a correctly rounded square root, ``rel = 2.5u``, stated as ``4u`` (int64 and
+  Python integers convert alike, so the two paths give the same bits);
+- CEN: ``T = sum_p e_p L_p`` with ``L_p = round(2^73 ln p)`` (within 1; :func:`_fixed_logs`)
+  is summed exactly in three int64 limbs of 26 bits, through ``L(x) = sum_p v_p(x) L_p`` of
+  every cell and class sum (a table per process, :func:`_log_table`); ``T / s`` is a function
+  of ``e / s`` only, is reduced by ``gcd(T mod s, s)``, and rounded: relative error ``3u``
+  whatever the cancellation. The ``L_p`` add at most ``2^-73 sum_p |e_p| / s`` to
+  ``ln R / s``, and ``sum_p |e_p| <= 4 s log2(2s)``, so at most ``2^-66`` to CEN; the
+  division by ``s' · 2 ln b`` (NumPy's ``log`` taken to be within 4 ulp) adds ``6u``:
+  ``rel = 9u``, stated as ``10u``, and ``abs = 2^-64``. The limbs stay below ``2^61`` for
+  ``2s <= CEN_MAX_SIEVE``.
 
 The order
 ---------
 Equal values get one class (a canonical integer key per matrix, then :func:`numpy.unique`).
-Classes are sorted by a float64 approximation ``a`` of their value with a proven bound
-``|a - v| <= B`` for every class. Two classes whose approximations differ by more than ``2B``
-are in the right order; so the sorted approximations are cut wherever consecutive ones differ
-by more than ``2B``, and within each remaining run of close classes the order is settled by an
-exact comparison in Python integers. The bounds (``u = 2^-53``, the unit roundoff):
-
-- accuracy, ``a = c / s``: two conversions to float and one division, relative error
-  ``<= 3u``; values lie in [0, 1], so ``B = 4u``;
-- MCC, ``a = sign · sqrt(num²/g / (den/g))``: two conversions, a division and a correctly
-  rounded square root give relative error ``<= 2.5u``; ``|MCC| <= 1``, so ``B = 4u``;
-- CEN, ``a = (e · ln p) / s`` (``ln R / s``): a dot product of m terms, each a product of an
-  exact integer and ``ln p`` (NumPy's ``log`` is taken to be within 4 ulp, i.e. ``8u``), has
-  error at most ``(m + 9) u sum_p |e_p| ln p`` for any summation order; the division adds
-  ``u |a|``. ``B = (m + 16) 2u max_class(sum_p |e_p| ln p / s)``, about twice that.
+Classes are sorted by the floats of :func:`tie_values`. Two classes whose floats differ by
+more than ``2 (rel max|a| + abs)`` (:func:`undecided`) are in the right order; within each run
+of closer classes the order is settled by an exact comparison in Python integers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Context, Decimal
 from fractions import Fraction
 from functools import cmp_to_key
-from math import isqrt, prod
+from math import gcd, isqrt, prod
 
 import numpy as np
 
@@ -69,6 +81,10 @@ CEN_MAX_KEY_ENTRIES = 2**27
 METRICS = ("mcc", "cen", "accuracy")
 
 _U = 2.0**-53  # unit roundoff of float64
+
+#: ``(rel, abs)`` per metric: the float :func:`tie_values` gives for an exact value v is within
+#: ``rel |v| + abs`` of it (proven in the module docstring).
+VALUE_BOUNDS = {"accuracy": (4 * _U, 0.0), "mcc": (4 * _U, 0.0), "cen": (10 * _U, 2.0**-64)}
 
 
 def tie_ranks(C, metric: str) -> np.ndarray:
@@ -133,8 +149,65 @@ def tie_ranks(C, metric: str) -> np.ndarray:
     return _dense_ranks(*_accuracy_classes(stacks))
 
 
+def tie_values(C, metric: str) -> np.ndarray:
+    """Float values of a metric, computed from the exact value: equal exactly where it is equal.
+
+    Parameters
+    ----------
+    C : array_like of int, shape (..., K, K), cenmcc.Counts, or list of such NumPy arrays
+        Integer counts, rows = true class, as in :func:`tie_ranks` (the stacks may have
+        different K, for CEN too).
+    metric : {"mcc", "cen", "accuracy"}
+
+    Returns
+    -------
+    ndarray of float64, shape (n,)
+        The metric of each matrix (MCC with its fill value 0 where it is 0/0), within
+        ``rel |v| + abs`` of its exact value v (:data:`VALUE_BOUNDS`), and a function of that
+        exact value only: two matrices with mathematically equal values (MCC of C and of 3C,
+        say) get the same bits, whatever their totals or the other matrices. Two values whose
+        floats differ by more than twice the bound (:func:`undecided`) are in the right order.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`tie_ranks` (CEN of any mix of K is allowed here: each value is CEN's).
+
+    Notes
+    -----
+    Accuracy is ``fl(c') / fl(s')`` and MCC ``sign sqrt(fl(a) / fl(b))`` of the reduced
+    fractions ``c'/s'`` and ``a/b = num²/den``; CEN is computed from the reduced exponents
+    ``e/s`` with an exact integer sum (module docstring). Cost: a few vectorized passes over
+    the stack; MCC above :data:`MCC_INT64_MAX_TOTAL` reduces its fractions in Python integers.
+
+    Examples
+    --------
+    >>> C = np.array([[[5, 1, 0], [2, 6, 1], [0, 1, 7]]])
+    >>> import cenmcc
+    >>> bool(cenmcc.cen(C)[0] == cenmcc.cen(3 * C)[0])  # rounded differently
+    False
+    >>> v = tie_values([C, 3 * C], "cen")
+    >>> bool(v[0] == v[1]), bool(abs(v[0] - cenmcc.cen(C)[0]) < 1e-15)
+    (True, True)
+    """
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
+    stacks = [m for m in _stacks(C) if m.total.size]
+    if not stacks:
+        return np.zeros(0)
+    if metric == "mcc":
+        return _mcc_values(_mcc_keys(stacks))
+    if metric == "accuracy":
+        return _accuracy_values(_accuracy_keys(stacks))
+    return np.concatenate([_cen_values(m) for m in stacks])
+
+
 def _stacks(C) -> list[Counts]:
     """Validated integer stacks (a list of NumPy arrays is several stacks)."""
+    if isinstance(C, Counts):  # validated already
+        if C.C.dtype.kind == "f":
+            raise TypeError(f"float counts (dtype {C.C.dtype}) have no exact ties")
+        return [C]
     several = isinstance(C, list | tuple) and len(C) > 0
     several = several and all(isinstance(part, np.ndarray) for part in C)
     stacks = []
@@ -162,17 +235,21 @@ def _flat(stacks: list[Counts], attr: str) -> np.ndarray:
 
 
 def _dense_ranks(
-    inverse: np.ndarray, approx: np.ndarray, bound: float, compare: Callable[[int, int], int]
+    inverse: np.ndarray,
+    approx: np.ndarray,
+    bound: tuple[float, float],
+    compare: Callable[[int, int], int],
 ) -> np.ndarray:
     """Ranks of n objects from their classes, sorted by approximations refined exactly.
 
-    ``inverse`` maps each object to its class; ``approx[c]`` is within ``bound`` of the exact
-    value of class c (all classes distinct); ``compare(i, j)`` is the exact sign of
-    ``value[i] - value[j]``. Runs of classes closer than ``2 * bound`` are sorted by
-    ``compare``; every other pair is ordered by the approximations, which is then exact.
+    ``inverse`` maps each object to its class; ``approx[c]`` is within ``rel |v| + abs`` of the
+    exact value v of class c, with ``bound = (rel, abs)`` (all classes distinct);
+    ``compare(i, j)`` is the exact sign of ``value[i] - value[j]``. Runs of classes that
+    :func:`undecided` finds close are sorted by ``compare``; every other pair is ordered by the
+    approximations, which is then exact.
     """
     order = np.argsort(approx, kind="stable")
-    close = np.diff(approx[order]) <= 2.0 * bound
+    close = undecided(approx[order], bound, equal=True)
     if close.any():
         edges = np.diff(np.concatenate(([0], close.astype(np.int8), [0])))
         starts = np.flatnonzero(edges == 1)
@@ -182,6 +259,36 @@ def _dense_ranks(
     rank_of_class = np.empty(order.size, dtype=np.int64)
     rank_of_class[order] = np.arange(order.size)
     return rank_of_class[inverse]
+
+
+def undecided(
+    ordered: np.ndarray, bound: tuple[float, float], *, equal: bool = False
+) -> np.ndarray:
+    """Which consecutive sorted approximations are too close for their order to be proven.
+
+    Parameters
+    ----------
+    ordered : ndarray, shape (n,)
+        Increasing floats, each within ``rel |v| + abs`` of its exact value v.
+    bound : (float, float)
+        ``(rel, abs)``, as :data:`VALUE_BOUNDS`.
+    equal : bool
+        Count equal neighbours too (for approximations of distinct values); by default only
+        neighbours that differ are undecided (equal ones are taken to be the same value).
+
+    Returns
+    -------
+    ndarray of bool, shape (n - 1,)
+        True where ``0 < a_{i+1} - a_i <= 2 (rel' max(|a_i|, |a_{i+1}|) + abs)``, with
+        ``rel' = rel / (1 - rel)`` bounding the error relative to the approximations: only
+        there can the two exact values be in the other order.
+    """
+    rel, absolute = bound
+    gap = np.diff(ordered)
+    within = gap <= 2 * (
+        rel / (1 - rel) * np.maximum(np.abs(ordered[1:]), np.abs(ordered[:-1])) + absolute
+    )
+    return within if equal else within & (gap > 0)
 
 
 def _classes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -202,17 +309,25 @@ def _sign(x) -> int:
     return (x > 0) - (x < 0)
 
 
-def _accuracy_classes(stacks):
+def _accuracy_keys(stacks) -> np.ndarray:
+    """The reduced fraction ``c / s`` of each matrix, shape (n, 2)."""
     c, s = _flat(stacks, "correct"), _flat(stacks, "total")
     g = np.gcd(c, s)
-    keys, inverse = _classes(np.stack([c // g, s // g], axis=1))
-    approx = keys[:, 0] / keys[:, 1]
+    return np.stack([c // g, s // g], axis=1)
+
+
+def _accuracy_values(keys: np.ndarray) -> np.ndarray:
+    return keys[:, 0] / keys[:, 1]
+
+
+def _accuracy_classes(stacks):
+    keys, inverse = _classes(_accuracy_keys(stacks))
     k = keys.tolist()
 
     def compare(i: int, j: int) -> int:
         return _sign(k[i][0] * k[j][1] - k[j][0] * k[i][1])
 
-    return inverse, approx, 4 * _U, compare
+    return inverse, _accuracy_values(keys), VALUE_BOUNDS["accuracy"], compare
 
 
 def _mcc_terms(stacks, dtype) -> tuple[np.ndarray, np.ndarray]:
@@ -227,32 +342,42 @@ def _mcc_terms(stacks, dtype) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(nums), np.concatenate(dens)
 
 
-def _mcc_ranks(stacks) -> np.ndarray:
-    """MCC ranks: int64 keys up to MCC_INT64_MAX_TOTAL, exact Fractions above."""
+def _mcc_keys(stacks) -> np.ndarray:
+    """``(sign(num), num²/g, den/g)`` of each matrix, the fraction reduced (``(0, 0, 1)`` for
+    an MCC of 0 or 0/0): int64 up to :data:`MCC_INT64_MAX_TOTAL`, Python integers above it."""
     s_max = max(int(m.total.max()) for m in stacks if m.total.size)
-    if s_max > MCC_INT64_MAX_TOTAL:
-        num, den = _mcc_terms(stacks, object)
-        undefined = den == 0
-        signed = np.where(undefined, 0, np.sign(num) * num * num)
-        # sign(MCC) num²/den is increasing in the MCC; Fractions are reduced and compare exactly.
-        q = np.frompyfunc(Fraction, 2, 1)(signed, np.where(undefined, 1, den))
-        return np.unique(q, return_inverse=True)[1].reshape(-1).astype(np.int64)
-    num, den = _mcc_terms(stacks, np.int64)
+    dtype = object if s_max > MCC_INT64_MAX_TOTAL else np.int64
+    num, den = _mcc_terms(stacks, dtype)
     zero = (num == 0) | (den == 0)
     sq = num * num
-    g = np.gcd(sq, den)
+    g = np.frompyfunc(gcd, 2, 1)(sq, den) if dtype is object else np.gcd(sq, den)
     g[zero] = 1
-    keys = np.stack([np.sign(num), sq // g, np.where(zero, 1, den // g)], axis=1)
-    keys[zero, 1] = 0
+    sign = np.array([_sign(x) for x in num], dtype=np.int64) if dtype is object else np.sign(num)
+    return np.stack([sign, np.where(zero, 0, sq // g), np.where(zero, 1, den // g)], axis=1)
+
+
+def _mcc_values(keys: np.ndarray) -> np.ndarray:
+    """``sign sqrt(fl(a) / fl(b))``, each integer rounded once to float64 (as NumPy and Python
+    both round integers), whether the keys are int64 or Python integers."""
+    a, b = keys[:, 1].astype(np.float64), keys[:, 2].astype(np.float64)
+    return keys[:, 0].astype(np.float64) * np.sqrt(a / b)
+
+
+def _mcc_ranks(stacks) -> np.ndarray:
+    """MCC ranks: int64 keys up to MCC_INT64_MAX_TOTAL, exact Fractions above."""
+    keys = _mcc_keys(stacks)
+    if keys.dtype == object:
+        # sign(MCC) num²/den is increasing in the MCC; Fractions compare exactly.
+        q = np.frompyfunc(Fraction, 2, 1)(keys[:, 0] * keys[:, 1], keys[:, 2])
+        return np.unique(q, return_inverse=True)[1].reshape(-1).astype(np.int64)
     keys, inverse = _classes(keys)
-    approx = keys[:, 0] * np.sqrt(keys[:, 1] / keys[:, 2])
     k = keys.tolist()
 
     def compare(i: int, j: int) -> int:
         (si, ai, bi), (sj, aj, bj) = k[i], k[j]
         return _sign(si * ai * bj - sj * aj * bi)
 
-    return _dense_ranks(inverse, approx, 4 * _U, compare)
+    return _dense_ranks(inverse, _mcc_values(keys), VALUE_BOUNDS["mcc"], compare)
 
 
 def _smallest_prime_factors(n: int) -> np.ndarray:
@@ -267,76 +392,254 @@ def _smallest_prime_factors(n: int) -> np.ndarray:
     return spf
 
 
-def _valuations(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Prime valuations of sorted distinct non-negative ``values``.
+def _prime_factors(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The prime factors of sorted distinct ``values`` (each at least 2), with multiplicity.
 
-    Returns ``V`` of shape ``(len(values), m)`` with ``V[i, q] = v_{primes[q]}(values[i])`` (0 for
-    the values 0 and 1) and the m primes that divide some value. One vectorized division per
-    prime factor, at most ``log2(max(values))`` rounds.
+    Returns ``owner`` and ``factor``, one entry per prime factor: ``values[owner[i]]`` is
+    divisible by ``factor[i]``, and the entries of each value multiply to it; sorted by owner.
+    One vectorized division per prime factor, at most ``log2(max(values))`` rounds.
     """
-    spf = _smallest_prime_factors(int(values[-1]))
-    rows, factors = [], []
-    index = np.flatnonzero(values > 1)
-    x = values[index]
+    spf = _sieve(int(values[-1]) if values.size else 1)
+    owners, factors = [], []
+    index = np.arange(values.size)
+    x = values
     while x.size:
         p = spf[x]
-        rows.append(index)
+        owners.append(index)
         factors.append(p)
         x = x // p
         keep = x > 1
         index, x = index[keep], x[keep]
     if not factors:
-        return np.zeros((values.size, 0), dtype=np.int64), np.zeros(0, dtype=np.int64)
-    primes, column = np.unique(np.concatenate(factors), return_inverse=True)
-    V = np.zeros((values.size, primes.size), dtype=np.int64)
-    np.add.at(V, (np.concatenate(rows), column.reshape(-1)), 1)
-    return V, primes
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    owner, factor = np.concatenate(owners), np.concatenate(factors)
+    order = np.argsort(owner, kind="stable")
+    return owner[order], factor[order]
 
 
-def _cen_classes(stacks):
-    """Classes of equal CEN from the prime exponents of R (module docstring) over the total."""
+def _cen_exponents(stacks) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The prime exponent vector e of R of each matrix (module docstring), sparse, and s.
+
+    Returns
+    -------
+    rows, columns, exponents : ndarray of int64
+        The non-zero exponents, ``e[rows[i], columns[i]] = exponents[i]``, sorted by row then
+        column.
+    primes : ndarray of int64, shape (m,)
+        The prime of each column, increasing.
+    s : ndarray of int64, shape (n,)
+        The totals.
+
+    Memory is linear in the number of prime factors of the cells and classes' sums, at most
+    ``K (K + 1) log2(2 s)`` a matrix.
+    """
+    K = stacks[0].n_classes
+    C = np.concatenate([m.C.reshape(-1, K, K) for m in stacks]).astype(np.int64)
+    diag, d = _flat(stacks, "diag"), _flat(stacks, "true") + _flat(stacks, "pred")
+    s = _flat(stacks, "total")
+    if 2 * int(s.max()) > CEN_MAX_SIEVE:
+        raise ValueError(
+            f"exact CEN sieves primes up to 2s; a total of {int(s.max())} exceeds the "
+            f"limit of {CEN_MAX_SIEVE // 2}"
+        )
+    n = s.size
+    off = C.copy()
+    np.einsum("nii->ni", off)[...] = 0
+    # e(R) = sum_j w_j v(d_j) - 2 sum_{j != k} C_jk v(C_jk), with w_j = d_j - 2 C_jj
+    value = np.concatenate([d.reshape(-1), off.reshape(-1)])
+    weight = np.concatenate([(d - 2 * diag).reshape(-1), -2 * off.reshape(-1)])
+    row = np.concatenate([np.repeat(np.arange(n), K), np.repeat(np.arange(n), K * K)])
+    keep = (weight != 0) & (value > 1)
+    value, weight, row = value[keep], weight[keep], row[keep]
+    distinct, index = np.unique(value, return_inverse=True)
+    owner, factor = _prime_factors(distinct)
+    primes, column = np.unique(factor, return_inverse=True)
+    count = np.bincount(owner, minlength=distinct.size)
+    first = np.cumsum(count) - count
+    per_cell = count[index]
+    cell = np.repeat(np.arange(index.size), per_cell)
+    entry = first[index][cell] + np.arange(cell.size) - (np.cumsum(per_cell) - per_cell)[cell]
+    keys, where = np.unique(row[cell] * primes.size + column[entry], return_inverse=True)
+    # |e| <= 4 s log2(2s) < 2**53: the float sums are exact
+    e = np.bincount(where.reshape(-1), weights=weight[cell], minlength=keys.size)
+    nonzero = e != 0
+    keys = keys[nonzero]
+    return keys // primes.size, keys % primes.size, e[nonzero].astype(np.int64), primes, s
+
+
+#: Bits after the point of the fixed-point logarithms of primes behind CEN's values, and the
+#: bits of each of their three int64 limbs (module docstring).
+_LOG_BITS, _LIMB = 73, 26
+
+#: Bits after the point of the logarithms of primes as they are computed (:func:`_fixed_logs`).
+_GUARD_BITS = 100
+
+_LOGS: dict[int, tuple[int, int]] = {}  # prime -> (ln p 2**100, bound on its error in units)
+_SIEVE = np.zeros(0, dtype=np.int64)  # the largest sieve built in this process
+_LOG_TABLE = np.zeros((3, 0), dtype=np.int64)  # the largest table of L(x) in this process
+
+
+def _log_table(n: int) -> np.ndarray:
+    """``L(x) = sum_p v_p(x) L_p`` for every ``0 <= x <= n`` (0 for 0 and 1), as three int64
+    limbs of shape (3, n + 1), each below ``2**26.3 log2(n)``: built once per process as it
+    grows (at ``2 max(s) = 10⁶``, 24 MB and about 0.3 s, most of it the logarithms of the
+    78 000 primes), so that a stack's CEN takes two gathers a limb."""
+    global _LOG_TABLE
+    if _LOG_TABLE.shape[1] <= n:
+        size = max(n, 2 * _LOG_TABLE.shape[1], 1024)
+        spf = _sieve(size)
+        primes = np.flatnonzero(spf[: size + 1] == np.arange(size + 1))[2:]
+        of_prime = np.zeros((3, size + 1), dtype=np.int64)
+        of_prime[:, primes] = _fixed_logs(primes)
+        table = np.zeros((3, size + 1), dtype=np.int64)
+        x = np.arange(2, size + 1)
+        index = x.copy()
+        while x.size:  # one prime factor of every x a round (each index once a round)
+            p = spf[x]
+            for limb in range(3):
+                table[limb, index] += of_prime[limb, p]
+            x = x // p
+            keep = x > 1
+            index, x = index[keep], x[keep]
+        _LOG_TABLE = table
+    return _LOG_TABLE
+
+
+def _sieve(n: int) -> np.ndarray:
+    """:func:`_smallest_prime_factors` up to at least n, built once per process as it grows."""
+    global _SIEVE
+    if _SIEVE.size <= n:
+        _SIEVE = _smallest_prime_factors(max(n, 2 * _SIEVE.size))
+    return _SIEVE
+
+
+def _fixed_logs(primes: np.ndarray) -> np.ndarray:
+    """``round(ln(p) 2**73)`` of increasing primes, within 1, as int64 limbs of shape (3, m).
+
+    Primes below 1024 from a 40-digit :mod:`decimal` logarithm; each larger p from the
+    smaller primes of ``p - 1`` (which are all below p/2): ``ln p = sum v_q ln q +
+    ln(1 + 1/(p - 1))``, the series in integers at 2**-100, with its error bound carried
+    along (a few µs a prime, in Python integers; the same on every machine). Kept for the
+    process.
+    """
+    missing = [int(p) for p in primes if int(p) not in _LOGS]
+    if missing:
+        spf = _sieve(max(missing))
+        for p in sorted(missing):
+            _LOGS[p] = _log_of_prime(p, spf)
+    known = [_LOGS[p] for p in primes.tolist()]
+    worst = max((error for _, error in known), default=0)
+    if worst >= 1 << (_GUARD_BITS - _LOG_BITS - 2):  # never below 2**27 (a test checks)
+        raise ArithmeticError(f"a logarithm of a prime carries an error bound of {worst}")
+    half, shift, mask = (
+        1 << (_GUARD_BITS - _LOG_BITS - 1),
+        _GUARD_BITS - _LOG_BITS,
+        (1 << _LIMB) - 1,
+    )
+    fixed = [(value + half) >> shift for value, _ in known]
+    return np.array(
+        [
+            [x & mask for x in fixed],
+            [(x >> _LIMB) & mask for x in fixed],
+            [x >> 2 * _LIMB for x in fixed],
+        ],
+        dtype=np.int64,
+    ).reshape(3, len(fixed))
+
+
+def _log_of_prime(p: int, spf: np.ndarray) -> tuple[int, int]:
+    """``(ln(p) 2**100, its error bound in units)``, the primes of ``p - 1`` known."""
+    if p < 1024:
+        context = Context(prec=40)
+        value = context.multiply(context.ln(Decimal(p)), Decimal(1 << _GUARD_BITS))
+        return int(value.to_integral_value()), 1
+    value = error = 0
+    x = p - 1
+    while x > 1:
+        q = int(spf[x])
+        x //= q
+        if q not in _LOGS:
+            _LOGS[q] = _log_of_prime(q, spf)  # q <= p/2: at most log2(p) deep
+        value, error = value + _LOGS[q][0], error + _LOGS[q][1]
+    # ln(1 + t) = t - t²/2 + t³/3 - ..., t = 1/(p - 1) <= 2**-10: each term floors once (1 unit)
+    t = (1 << _GUARD_BITS) // (p - 1)
+    power, k, series = t, 1, 0
+    while power:
+        series += power // k if k % 2 else -(power // k)
+        power = (power * t) >> _GUARD_BITS
+        k += 1
+    return value + series, error + 2 * k + 1
+
+
+def _cen_values(m: Counts) -> np.ndarray:
+    """CEN of each matrix of one stack, from the reduced fraction ``T / s`` (module docstring).
+
+    ``T = sum_j w_j L(d_j) - 2 sum_{j != k} C_jk L(C_jk)``, with ``L(x) = sum_p v_p(x) L_p``
+    the fixed-point logarithm of each value summed from its primes' (so that ``T = sum_p e_p
+    L_p`` exactly, a function of R only), in three int64 limbs; then ``T / s`` is reduced by
+    ``gcd(T mod s, s)`` with a long division of the limbs, and rounded.
+    """
+    K = m.n_classes
+    C = m.C.reshape(-1, K, K).astype(np.int64)
+    diag, s = m.diag.reshape(-1, K), m.total.reshape(-1)
+    d = m.true.reshape(-1, K) + m.pred.reshape(-1, K)
+    if 2 * int(s.max()) > CEN_MAX_SIEVE:
+        raise ValueError(
+            f"exact CEN sieves primes up to 2s; a total of {int(s.max())} exceeds the "
+            f"limit of {CEN_MAX_SIEVE // 2}"
+        )
+    off = C.copy()
+    np.einsum("nii->ni", off)[...] = 0
+    table = _log_table(2 * int(s.max()))  # L(x) of every x, (3, n) limbs
+    w = d - 2 * diag
+    # |T_limb| <= 2**26.3 sum |weights| log2(2s) <= 2**26.3 4 s log2(2s) < 2**61
+    low, middle, high = (
+        np.einsum("nj,nj->n", w, v[d]) - 2 * np.einsum("njk,njk->n", off, v[off]) for v in table
+    )
+    mask = (1 << _LIMB) - 1
+    middle += low >> _LIMB
+    high += middle >> _LIMB
+    low &= mask
+    middle &= mask  # T = high 2**52 + middle 2**26 + low, the last two in [0, 2**26)
+    # g = gcd(T mod s, s): every product below stays under 2**51 for s < 2**25
+    shifted = (1 << _LIMB) % s
+    remainder = (high % s * ((shifted * shifted) % s) + middle * shifted + low) % s
+    g = np.gcd(remainder, s)
+    high, rest = np.divmod(high, g)  # a long division of T by g, which divides it
+    middle, rest = np.divmod((rest << _LIMB) + middle, g)
+    low = ((rest << _LIMB) + low) // g
+    T = np.ldexp(high.astype(np.float64), 2 * _LIMB) + ((middle << _LIMB) | low).astype(np.float64)
+    return np.ldexp(T, -_LOG_BITS) / np.multiply(s // g, 2.0 * np.log(2.0 * (K - 1)))
+
+
+def _one_k(stacks) -> int:
     ks = sorted({m.n_classes for m in stacks})
     if len(ks) > 1:
         raise ValueError(
             f"CEN of matrices with different numbers of classes (K = {ks}) cannot be compared "
             "exactly: their logarithm bases 2(K-1) differ; rank each K separately"
         )
-    K = ks[0]
-    C = np.concatenate([m.C.reshape(-1, K, K) for m in stacks])
-    diag, d = _flat(stacks, "diag"), _flat(stacks, "true") + _flat(stacks, "pred")
-    s = _flat(stacks, "total")
-    if 2 * int(s.max()) > CEN_MAX_SIEVE:
-        raise ValueError(
-            f"exact CEN ranks sieve primes up to 2s; a total of {int(s.max())} exceeds the "
-            f"limit of {CEN_MAX_SIEVE // 2}"
-        )
-    off = C.copy()
-    np.einsum("nii->ni", off)[...] = 0
-    values = np.unique(np.concatenate([d.reshape(-1), off.reshape(-1)]))
-    V, primes = _valuations(values)
-    n, m = C.shape[0], primes.size
+    return ks[0]
+
+
+def _cen_classes(stacks):
+    """Classes of equal CEN from the prime exponents of R (module docstring) over the total."""
+    _one_k(stacks)
+    rows, columns, exponents, primes, s = _cen_exponents(stacks)
+    n, m = s.size, primes.size
     if n * (m + 1) > CEN_MAX_KEY_ENTRIES:
         raise ValueError(
             f"exact CEN ranks of {n} matrices need {n} x {m + 1} integer keys ({m} distinct "
             f"primes), above the limit of {CEN_MAX_KEY_ENTRIES} entries; rank fewer matrices"
         )
-    keys = np.empty((n, m + 1), dtype=np.int64)
+    keys = np.zeros((n, m + 1), dtype=np.int64)
+    keys[rows, columns] = exponents
     keys[:, m] = s
-    w = d - 2 * diag
-    idx_d, idx_off = np.searchsorted(values, d), np.searchsorted(values, off)
-    chunk = max(1, 2**22 // max(1, K * K * m))  # bounds the gathered valuations in memory
-    for a in range(0, n, chunk):  # e(R) = sum_j w_j v(d_j) - 2 sum_{j != k} C_jk v(C_jk)
-        b = slice(a, a + chunk)
-        keys[b, :m] = np.einsum("nj,njq->nq", w[b], V[idx_d[b]])
-        keys[b, :m] -= 2 * np.einsum("njk,njkq->nq", off[b], V[idx_off[b]])
     keys //= np.gcd.reduce(keys, axis=1)[:, None]  # canonical e/s: equal CEN <=> equal rows
     keys, inverse = _classes(keys)
-    log_p = np.log(primes.astype(np.float64))
-    e_cls, s_cls = keys[:, :-1], keys[:, -1]
-    approx = (e_cls @ log_p) / s_cls
-    scale = float(((np.abs(e_cls) @ log_p) / s_cls).max(initial=0.0))
-    bound = (primes.size + 16) * 2 * _U * scale
-    e_list, s_list, p_list = e_cls.tolist(), s_cls.tolist(), primes.tolist()
+    approx = np.empty(keys.shape[0])
+    approx[inverse] = np.concatenate([_cen_values(m) for m in stacks])  # equal in a class
+    e_list, s_list, p_list = keys[:, :-1].tolist(), keys[:, -1].tolist(), primes.tolist()
 
     def compare(i: int, j: int) -> int:
         # sign of ln R_i / s_i - ln R_j / s_j = sign of ln prod_p p^(e_i s_j - e_j s_i)
@@ -345,4 +648,4 @@ def _cen_classes(stacks):
         down = prod(p**-x for p, x in zip(p_list, diff, strict=True) if x < 0)
         return _sign(up - down)
 
-    return inverse, approx, bound, compare
+    return inverse, approx, VALUE_BOUNDS["cen"], compare

@@ -13,7 +13,7 @@ from hypothesis.extra.numpy import arrays
 import cenmcc
 from cenmcc import tie_ranks
 from cenmcc.enumeration import matrices_with_row_sums, matrices_with_total
-from cenmcc.ties import MCC_INT64_MAX_TOTAL, _cen_classes, _dense_ranks, _stacks
+from cenmcc.ties import MCC_INT64_MAX_TOTAL, _cen_classes, _dense_ranks, _stacks, undecided
 
 
 def signed_mcc_square(C) -> Fraction:
@@ -154,7 +154,8 @@ def test_cen_exact_comparison_agrees_with_brute_force():
     exact = [cen_exp(C[i].tolist()) for i in rep]
     for i, j in itertools.combinations(range(len(rep)), 2):
         assert compare(i, j) == cen_compare(exact[i], exact[j])
-        if abs(approx[i] - approx[j]) > 2 * bound:
+        pair = np.sort(approx[[i, j]])
+        if not undecided(pair, bound, equal=True)[0]:
             assert compare(i, j) == np.sign(approx[i] - approx[j])
 
 
@@ -165,7 +166,7 @@ def test_dense_ranks_fixes_close_approximations_exactly():
     ranks = _dense_ranks(
         np.array([2, 0, 1, 0]),
         approx,
-        1e-16,
+        (0.0, 1e-16),
         lambda i, j: (exact[i] > exact[j]) - (exact[i] < exact[j]),
     )
     assert ranks.tolist() == [2, 0, 1, 0]

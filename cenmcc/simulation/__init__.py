@@ -9,6 +9,12 @@ statistics, counts the pairs of matrices exactly, and returns a :class:`Result` 
 statistic and its standard error, which :meth:`Result.save` writes with its tables and
 figures. The same seed gives the same bits for any number of workers and any backend.
 
+Ties in the pair counts (consistency, discriminancy, τ_b) are decided by ``Simulation(ties=)``:
+by default exactly for MCC, CEN (within one K) and accuracy of integer counts, as
+:func:`cenmcc.tie_ranks` decides them, and within ``tie_rtol`` (chained, as
+:func:`cenmcc.pair_counts`) for other measures; ``ties="float"`` lets rounding decide. The
+summary's ``ties`` states the rule of each measure.
+
 It needs the ``simulation`` extra (joblib; ``figures`` for the figures, ``dask`` for
 clusters); ``import cenmcc`` does not import it.
 

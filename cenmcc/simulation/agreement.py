@@ -6,6 +6,12 @@ overall and per K: the Pearson correlation, Kendall's τ_b, and Huang & Ling's (
 consistency and discriminancy, the last three from one exact count of concordant, discordant
 and tied pairs of matrices (:mod:`cenmcc.simulation.pairs`).
 
+Ties are decided by the run's rule (:attr:`cenmcc.simulation.Simulation.ties`): each
+measure's values are ranked by float equality (exact for the values of
+:func:`cenmcc.ties.tie_values`) or within a relative tolerance, chained as
+:func:`cenmcc.pair_counts` chains them, over the matrices counted together (within each K,
+over that K's alone).
+
 Every pair statistic compares the measures *oriented* so that higher is better (CEN and tMCC,
 lower-is-better, are negated): a positive correlation, a τ_b above 0 or a consistency above
 1/2 says that the two measures agree on which matrices are better. Discriminancy is
@@ -25,8 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cenmcc._ranking import dense_ranks
 from cenmcc.comparison import PairCounts, counts_from_ranks
+from cenmcc.comparison import _dense_ranks as tie_group_ranks
 
 from .streaming import Histogram2D, KeyedMoments, Moments, add_by_key, key_groups
 
@@ -126,8 +132,11 @@ def all_pairs(measures) -> tuple[tuple[str, str], ...]:
     return tuple((f, g) for i, f in enumerate(names) for g in names[i + 1 :])
 
 
-def reduce(sim, K: np.ndarray, values: dict, undefined_by_k: dict, replicate: bool) -> State:
-    """The state of one chunk: ``values[name]`` per matrix, ``undefined_by_k[K][name]`` counts."""
+def reduce(
+    sim, K: np.ndarray, values: dict, undefined_by_k: dict, replicate: bool, rtol: dict
+) -> State:
+    """The state of one chunk: ``values[name]`` per matrix, ``undefined_by_k[K][name]`` counts;
+    ``rtol[name]`` the relative tolerance of each measure's ties (0: equal floats)."""
     measures = sim.resolved_measures
     names = [m.name for m in measures]
     groups = key_groups(K)
@@ -146,7 +155,7 @@ def reduce(sim, K: np.ndarray, values: dict, undefined_by_k: dict, replicate: bo
         )
         for f, g in sim.resolved_density_pairs
     }
-    replicates = (_replicate(sim, K.size, groups, values),) if replicate else ()
+    replicates = (_replicate(sim, K.size, groups, values, rtol),) if replicate else ()
     return State(moments, exponents, undefined, histograms, replicates)
 
 
@@ -154,23 +163,31 @@ def has_finite_bounds(measure) -> bool:
     return all(math.isfinite(b) for b in measure.bounds)
 
 
-def _replicate(sim, size: int, groups: list, values: dict) -> Replicate:
+def _replicate(sim, size: int, groups: list, values: dict, rtol: dict) -> Replicate:
     """The pair statistics of one chunk, overall and per K (exact counts of its pairs).
 
-    Each measure is ranked once; overall, each pair is counted from the ranks
-    (:func:`cenmcc.comparison.counts_from_ranks`), and within each K every pair at once from
-    the signs of the differences (:func:`within_group_counts`), so that a chunk of many
-    measures and many K is not a few hundred small counts a pair.
+    Each measure is ranked once (and within each K again where its ties have a tolerance,
+    whose chains depend on the values counted together); overall, each pair is counted from
+    the ranks (:func:`cenmcc.comparison.counts_from_ranks`), and within each K every pair at
+    once from the signs of the differences (:func:`within_group_counts`), so that a chunk of
+    many measures and many K is not a few hundred small counts a pair.
     """
     pairs = sim.resolved_pairs
     names = list(dict.fromkeys(name for pair in pairs for name in pair))
     index = {name: i for i, name in enumerate(names)}
-    ranks = {name: dense_ranks(values[name]) for name in names}
+    ranks = {name: tie_group_ranks(values[name], rtol[name], 0.0) for name in names}
     same = {pair: sim.same_direction(*pair) for pair in pairs}
     by_k: dict = {pair: {} for pair in pairs}
     n_by_k = {}
     for k, rows in groups:
-        grouped = np.stack([ranks[name][rows] for name in names])
+        grouped = np.stack(
+            [
+                tie_group_ranks(values[name][rows], rtol[name], 0.0)
+                if rtol[name]
+                else ranks[name][rows]
+                for name in names
+            ]
+        )
         n_by_k[k] = grouped.shape[1]
         counted = within_group_counts(grouped, pairs, index)
         for pair, counts in counted.items():

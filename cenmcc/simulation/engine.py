@@ -14,6 +14,12 @@ and each measure's value, written to files as the chunks arrive
 (:class:`cenmcc.simulation.pairs.ColumnStore`; 8 bytes a matrix per measure, and 2 for K),
 and counted in the workers once all chunks are in. The workers hold one chunk at a time.
 
+Ties (:attr:`Simulation.ties`): by default, the MCC, CEN and accuracy of integer counts are
+computed in the workers from their exact values (:func:`cenmcc.ties.tie_values`), so that
+mathematically equal values have equal bits and tie exactly, as :func:`cenmcc.tie_ranks`
+decides; every other measure ties within a relative tolerance, chained as
+:func:`cenmcc.pair_counts` chains them. The summary's ``ties`` states the rule of each.
+
 Standard errors: a statistic that is a smooth function of means (a mean, an SD, a
 correlation, a mean ratio, a refitted constant) is jackknifed over :data:`JACKKNIFE_GROUPS`
 groups of whole chunks (the run's statistic recomputed with each group left out; Quenouille
@@ -37,11 +43,14 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 
 import cenmcc
+from cenmcc._validation import check_real
+from cenmcc.ties import CEN_MAX_SIEVE, VALUE_BOUNDS, tie_values
+from cenmcc.ties import METRICS as EXACT_METRICS
 
 from . import agreement, resources
 from .allocator import reuse_freed_memory
 from .measures import describe, evaluate, resolve, user_call
-from .pairs import GROUP, ColumnStore, count_pairs
+from .pairs import GROUP, ColumnStore, TieRule, count_pairs
 from .parallel import CpuMeter, Progress, chunk_sizes, iter_tasks, spawn_seeds
 from .result import Result
 from .streaming import OrderedReducer
@@ -71,6 +80,26 @@ STANDARD_ERRORS = {
         "sqrt(chunk_size / n); Schmeiser (1982). For the statistics of exact pair counts "
         "(consistency, discriminancy, Kendall's tau_b), U-statistics whose SD falls as 1/sqrt(n)"
     ),
+}
+
+#: The rules a simulation may decide its ties by (:attr:`Simulation.ties`).
+TIES = ("exact", "tolerance", "float")
+
+#: What each rule of a measure means (written into every summary).
+TIE_RULES = {
+    "exact": (
+        "values equal exactly when the exact values are: MCC, CEN (within one K) and accuracy "
+        "of integer counts computed from their exact reduced values (cenmcc.ties.tie_values), "
+        "so that equal values have equal bits, as cenmcc.tie_ranks decides; distinct values are "
+        "ordered exactly unless closer than the bound of those floats (counted in 'undecided', "
+        "expected 0). CEN of different K, overall, are compared as these floats"
+    ),
+    "tolerance": (
+        "values tie within the relative tolerance rtol, chained as cenmcc.pair_counts(rtol=) "
+        "chains them: sorted values split into groups where consecutive u, v differ by more "
+        "than rtol * max(|u|, |v|), over the matrices counted together (overall, or one K)"
+    ),
+    "float": "values tie when they are equal as float64 (rounding decides)",
 }
 
 
@@ -113,6 +142,18 @@ class Simulation:
         Cells per axis of the density histograms.
     keep_table : bool
         Keep every measure of every matrix (``Result.table``).
+    ties : {"exact", "tolerance", "float"}
+        How the pair counts (consistency, discriminancy, τ_b) decide that two matrices tie on
+        a measure (:data:`TIE_RULES`). ``"exact"``: exactly for ``"mcc"``, ``"cen"`` and
+        ``"accuracy"`` of integer counts (their values are then computed from the exact ones,
+        :func:`cenmcc.ties.tie_values`, within a few units in the last place of those of
+        :func:`cenmcc.measures`), within ``tie_rtol`` for every other measure and the
+        studies' columns, and for those three where some chunk's counts are floats or (CEN)
+        totals exceed ``cenmcc.ties.CEN_MAX_SIEVE / 2``. ``"tolerance"``: within ``tie_rtol``
+        for every measure. ``"float"``: equal floats, for every measure. The summary's
+        ``ties`` states the rule each measure got.
+    tie_rtol : float
+        The relative tolerance of the tolerance rule, as ``cenmcc.pair_counts(rtol=)``.
     """
 
     generator: Callable
@@ -126,6 +167,8 @@ class Simulation:
     replicates: int = agreement.REPLICATES
     histogram_bins: int = 100
     keep_table: bool = False
+    ties: str = "exact"
+    tie_rtol: float = 1e-12
 
     def __post_init__(self):
         integers = {
@@ -140,6 +183,9 @@ class Simulation:
                 raise TypeError(f"{name} must be an integer, got {value!r}")
             if value < low:
                 raise ValueError(f"{name} must be at least {low}, got {value}")
+        if not isinstance(self.ties, str) or self.ties not in TIES:
+            raise ValueError(f"ties must be one of {TIES}, got {self.ties!r}")
+        check_real(self.tie_rtol, name="tie_rtol", low=0)
         if not callable(self.generator):
             raise TypeError(f"generator must be callable, got {self.generator!r}")
         if isinstance(self.measures, str | cenmcc.Measure):
@@ -203,6 +249,19 @@ class Simulation:
             if all(agreement.has_finite_bounds(by_name[n]) for n in p)
         ]
         return tuple(bounded[:1])
+
+    @property
+    def planned_ties(self) -> dict[str, str]:
+        """The tie rule of each measure (:data:`TIE_RULES`), before the counts are seen: a
+        measure planned ``"exact"`` takes the tolerance rule if some chunk cannot be exact."""
+        if self.ties != "exact":
+            return {m.name: self.ties for m in self.resolved_measures}
+        return {
+            m.name: "exact"
+            if m.name in EXACT_METRICS and cenmcc.MEASURES[m.name] is m
+            else "tolerance"
+            for m in self.resolved_measures
+        }
 
     def same_direction(self, f: str, g: str) -> bool:
         by_name = {m.name: m for m in self.resolved_measures}
@@ -295,6 +354,8 @@ class ChunkResult(NamedTuple):
         The agreement state (:class:`cenmcc.simulation.agreement.State`) and each study's.
     warned : tuple of str
         What the user's measure functions warned about.
+    inexact : dict of str to str
+        The measures planned ``"exact"`` that some stack could not give exactly, and why.
     """
 
     index: int
@@ -302,6 +363,7 @@ class ChunkResult(NamedTuple):
     columns: dict
     states: tuple
     warned: tuple
+    inexact: dict
 
 
 def _stacks(chunk: Chunk) -> Iterator[np.ndarray]:
@@ -373,6 +435,7 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
     parts: dict[str, list[np.ndarray]] = {m.name: [] for m in measures}
     undefined_by_k: dict[int, dict[str, int]] = {}
     warned: list[str] = []
+    planned, inexact = sim.planned_ties, {}
     for i, stack in enumerate(_stacks(chunk)):
         where = f"generator output of chunk {chunk.index}, stack {i}"
         try:
@@ -382,6 +445,7 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
             err.add_note(where)
             raise
         values, undefined, user_warnings = evaluate(measures, counts, where)
+        _exact_values(values, counts, planned, inexact)
         K = counts.n_classes
         ks.append(np.full(len(stack), K, dtype=np.int16))
         for name, v in values.items():
@@ -392,7 +456,11 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         warned += user_warnings
     K = np.concatenate(ks)
     values = {name: np.concatenate(v) for name, v in parts.items()}
-    state = agreement.reduce(sim, K, values, undefined_by_k, chunk.replicate)
+    rtol = {
+        name: sim.tie_rtol if rule == "tolerance" or name in inexact else 0.0
+        for name, rule in planned.items()
+    }
+    state = agreement.reduce(sim, K, values, undefined_by_k, chunk.replicate, rtol)
     rngs = [np.random.default_rng(s) for s in chunk.study_seed.spawn(len(sim.studies))]
     study_states = tuple(
         _study_call(
@@ -406,26 +474,43 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         {GROUP: K, **values},
         (state, *study_states),
         tuple(dict.fromkeys(warned)),
+        inexact,
     )
+
+
+def _exact_values(values: dict, counts: cenmcc.Counts, planned: dict, inexact: dict) -> None:
+    """Replace the values of the measures planned ``"exact"`` by those computed from their
+    exact values (:func:`cenmcc.ties.tie_values`), or say in ``inexact`` why they cannot be."""
+    for name, rule in planned.items():
+        if rule != "exact" or name in inexact:
+            continue
+        if not np.issubdtype(counts.C.dtype, np.integer):
+            inexact[name] = f"float counts ({counts.C.dtype}) have no exact ties"
+        elif name == "cen" and 2 * int(counts.total.max()) > CEN_MAX_SIEVE:
+            inexact[name] = f"a total above {CEN_MAX_SIEVE // 2} (cenmcc.ties.CEN_MAX_SIEVE / 2)"
+        else:
+            values[name] = tie_values(counts, name)
 
 
 def measure_batch(batch: Batch) -> ChunkResult:
     """Measure the chunks of a batch in order and merge them, left to right (in a worker)."""
     merge = _merger(batch.chunks[0].simulation)
     columns: dict[str, list[np.ndarray]] = {}
-    state, warned = None, {}
+    state, warned, inexact = None, {}, {}
     for chunk in batch.chunks:
         result = measure_chunk(chunk)
         state = result.states if state is None else merge(state, result.states)
         for name, values in result.columns.items():
             columns.setdefault(name, []).append(values)
         warned |= dict.fromkeys(result.warned)
+        inexact = result.inexact | inexact  # the first reason
     return ChunkResult(
         batch.index,
         result.process,
         {name: np.concatenate(parts) for name, parts in columns.items()},
         state,
         tuple(warned),
+        inexact,
     )
 
 
@@ -496,6 +581,7 @@ def run(
     )
     processes: set = set()
     warned: dict[str, int] = {}
+    inexact: dict[str, str] = {}
     store = ColumnStore(sim.n_matrices)
     try:
         by_value = [sim.generator, *(m.function for m in sim.resolved_measures), *sim.studies]
@@ -508,8 +594,9 @@ def run(
             processes.add(result.process)
             for message in result.warned:
                 warned[message] = warned.get(message, 0) + 1
+            inexact = result.inexact | inexact
         chunk_seconds = time.perf_counter() - start
-        context = _Context(sim, store, parallel)
+        context = _Context(sim, store, parallel, inexact)
         summary, states = _summarize(sim, [r.result() for r in reducers], context)
         table = None
         if sim.keep_table:  # K and the measures (not the values studies derived from them)
@@ -554,15 +641,31 @@ def _jackknife_groups(n_tasks: int) -> list[list[int]]:
 
 
 class _Context:
-    """What a study's summary can ask of the finished run (:class:`studies.RunContext`)."""
+    """What a study's summary can ask of the finished run (:class:`studies.RunContext`).
 
-    def __init__(self, sim: Simulation, store: ColumnStore, parallel: dict):
+    ``inexact``: the measures planned ``"exact"`` that take the tolerance rule, and why.
+    """
+
+    def __init__(self, sim: Simulation, store: ColumnStore, parallel: dict, inexact: dict):
         self.simulation, self._store, self._parallel = sim, store, parallel
+        self.inexact = inexact
+        self.rules = {
+            name: "tolerance" if name in inexact else rule
+            for name, rule in sim.planned_ties.items()
+        }
+        self._ties = {name: self._tie_rule(rule, name) for name, rule in self.rules.items()}
+
+    def _tie_rule(self, rule: str, name: str | None = None) -> TieRule:
+        if rule == "exact":
+            return TieRule(bound=VALUE_BOUNDS[name])
+        return TieRule(rtol=self.simulation.tie_rtol if rule == "tolerance" else 0.0)
 
     def column(self, name: str, rows: slice | None = None) -> np.ndarray:
         return self._store.read(name, rows)
 
     def count_pairs(self, columns: dict, pairs: list) -> dict:
+        """Pair counts of the columns a study derives, tied by the run's rule for other
+        measures (within the tolerance, but with ``ties="float"``)."""
         taken = sorted({GROUP, *(m.name for m in self.simulation.resolved_measures)} & {*columns})
         if taken:
             raise ValueError(
@@ -572,11 +675,32 @@ class _Context:
             )
         for name, values in columns.items():
             self._store.add(name, values)
-        counted = count_pairs(self._store, pairs, by_group=False, **self._parallel)
+        rule = self._tie_rule("float" if self.simulation.ties == "float" else "tolerance")
+        ties = {**dict.fromkeys(columns, rule), **self._ties}
+        counted = count_pairs(self._store, pairs, by_group=False, ties=ties, **self._parallel)
         return {pair: c.overall for pair, c in counted.items()}
 
     def count_measure_pairs(self) -> dict:
-        return count_pairs(self._store, self.simulation.resolved_pairs, **self._parallel)
+        return count_pairs(
+            self._store, self.simulation.resolved_pairs, ties=self._ties, **self._parallel
+        )
+
+    def ties_summary(self) -> dict:
+        """The rule each measure's ties were decided by, for the summary."""
+        sim = self.simulation
+        return {
+            "rule": sim.ties,
+            "rtol": sim.tie_rtol,
+            "measures": self.rules,
+            "study_columns": "float" if sim.ties == "float" else "tolerance",
+            "not_exact": dict(self.inexact),
+            "undecided": {
+                name: self._store.undecided.get(name, 0)
+                for name, rule in self.rules.items()
+                if rule == "exact"
+            },
+            "rules": {rule: TIE_RULES[rule] for rule in dict.fromkeys(self.rules.values())},
+        }
 
 
 def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple[dict, tuple]:
@@ -605,6 +729,7 @@ def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple
         ),
     }
     counted = context.count_measure_pairs()
+    summary["ties"] = {}  # once the studies have counted theirs too
     summary |= _nested_merge(jackknifed["agreement"], agreement.summarize(sim, total[0], counted))
     summary["studies"] = {
         study.name: {
@@ -613,6 +738,7 @@ def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple
         }
         for i, study in enumerate(sim.studies, start=1)
     }
+    summary["ties"] = context.ties_summary()
     summary["standard_errors"] = {
         **STANDARD_ERRORS,
         "jackknife_groups": len(groups),
@@ -729,6 +855,14 @@ def _warn(sim: Simulation, summary: dict, warned: dict[str, int]) -> None:
                 cenmcc.UndefinedMetricWarning,
                 stacklevel=3,
             )
+    undecided = {n: c for n, c in summary["ties"]["undecided"].items() if c}
+    if undecided:
+        warnings.warn(
+            "ties: neighbouring values closer than the proven bound of their exact floats, "
+            f"whose order is not certain: {undecided} (summary ties.undecided)",
+            UserWarning,
+            stacklevel=3,
+        )
     for message, chunks in warned.items():
         warnings.warn(
             f"a measure warned in {chunks} chunk(s): {message}", UserWarning, stacklevel=3

@@ -8,14 +8,23 @@ which need every matrix's values at once. A run keeps them out of its memory:
   place in one ``.npy`` file per column, in a temporary directory, as the chunks arrive; the
   files are read back memory-mapped, by whichever process needs them;
 - :func:`count_pairs` then runs, as parallel tasks in the workers, the ranks of each column
-  overall and within each K (written back to the store; each task that ranks within K finds
-  the rows of its K itself), and the counts of each pair of columns from their ranks
+  overall and within each K, ties decided by each column's rule (:class:`TieRule`; written
+  back to the store; each task that ranks within K finds the rows of its K itself), and the
+  counts of each pair of columns from their ranks
   (:func:`cenmcc.comparison.counts_from_ranks`), overall and within each K. From
   :data:`SPLIT_FROM` matrices a column's overall ranks are split into bands of its values,
   its ranks within K into groups of K, a pair's overall count into bands of the first
   column's ranks and its count within K into groups of K, as many tasks as keep the workers
   busy and share out evenly (:func:`splits`): on 16 cores one pair is counted by 32 tasks,
   not 2.
+
+Ties: by default two values tie when they are equal as floats, which is exact for columns
+whose equal values have equal bits (the values of :func:`cenmcc.ties.tie_values`; their
+overall ranks also count the neighbours too close for their order to be proven,
+:attr:`ColumnStore.undecided`). A column with a relative tolerance ties values as
+:func:`cenmcc.pair_counts` does, in chains: its overall ranks are taken of its chained
+groups (``tied-NAME.npy``, one sort of the whole column in a task, so that no group is split
+between bands), and its ranks within each K of the groups of that K's values alone.
 
 Every count is an exact integer, so the result is the same for any number of workers and any
 schedule; the main process only waits.
@@ -36,6 +45,8 @@ import numpy as np
 
 from cenmcc import _ranking
 from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
+from cenmcc.comparison import _dense_ranks as tie_group_ranks
+from cenmcc.ties import undecided
 
 from .allocator import releasing_freed_memory
 from .outputs import locked
@@ -50,11 +61,11 @@ BLOCK_ROWS = 2**22
 
 #: Bytes a run's store holds on disk per matrix (fewer than 2**31 matrices): K (int16), then
 #: per measure its value (float64) and, once counted, its ranks overall (int32, with their
-#: rows, int32, where they are split into bands) and within its K (int32). Measured unsplit,
-#: with the order by K (int32) that the store then held too: 38 bytes a matrix for 2
-#: measures, 134 for 8.
+#: rows, int32, where they are split into bands), within its K (int32) and, for a tolerance,
+#: its chained groups (int32). Measured unsplit, with the order by K (int32) that the store
+#: then held too and no tolerance: 38 bytes a matrix for 2 measures, 134 for 8.
 STORE_BYTES = 2
-STORE_BYTES_PER_MEASURE = 8 + 4 + 4 + 4
+STORE_BYTES_PER_MEASURE = 8 + 4 + 4 + 4 + 4
 
 #: From this many matrices a pair's counts are split into several tasks (:func:`splits`).
 SPLIT_FROM = 1_000_000
@@ -154,6 +165,8 @@ class ColumnStore:
         # its overall ranks (1 for its ranks within K, which are one file per K)
         self.ranked: dict[str, dict[str, int]] = {}
         self.bounds: dict | None = None  # each K's rows in the order by K, once computed
+        #: column -> neighbours of its overall ranks too close to be ordered for sure
+        self.undecided: dict[str, int] = {}
 
     def path(self, name: str) -> Path:
         return self.directory / f"{name}.npy"
@@ -257,6 +270,27 @@ def _npy_header(dtype: np.dtype, n: int) -> bytes:
     return buffer.getvalue()
 
 
+class TieRule(NamedTuple):
+    """How the ranks of a column decide its ties (the default: equality of the floats).
+
+    Attributes
+    ----------
+    rtol : float
+        Above 0: values tie within this relative tolerance, chained as
+        :func:`cenmcc.pair_counts` chains them.
+    bound : (float, float) or None
+        For values of :func:`cenmcc.ties.tie_values`: their ``(rel, abs)`` bound
+        (:data:`cenmcc.ties.VALUE_BOUNDS`), to count the neighbours within it
+        (:func:`cenmcc.ties.undecided`) into :attr:`ColumnStore.undecided`.
+    """
+
+    rtol: float = 0.0
+    bound: tuple | None = None
+
+
+EQUAL = TieRule()
+
+
 class Counted(NamedTuple):
     """Pair counts of one pair of columns.
 
@@ -273,7 +307,12 @@ class Counted(NamedTuple):
 
 
 def count_pairs(
-    store: ColumnStore, pairs: Iterable[tuple[str, str]], *, by_group: bool = True, **parallel
+    store: ColumnStore,
+    pairs: Iterable[tuple[str, str]],
+    *,
+    by_group: bool = True,
+    ties: dict[str, TieRule] | None = None,
+    **parallel,
 ) -> dict[tuple[str, str], Counted]:
     """Exact pair counts of each pair of columns of ``store``, overall and within each K.
 
@@ -285,6 +324,9 @@ def count_pairs(
         The pairs of columns (f, g).
     by_group : bool
         Also count the pairs within each K.
+    ties : dict of str to TieRule, optional
+        The rule of each column (:data:`EQUAL` for those left out). A column is ranked once,
+        by the rule it is first counted with.
     **parallel
         ``jobs``, ``backend``, ``scheduler``, ``quiet``, as in
         :func:`cenmcc.simulation.parallel.iter_tasks`.
@@ -296,19 +338,29 @@ def count_pairs(
     pairs = list(dict.fromkeys(pairs))
     store.flush()
     names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    rule = {name: (ties or {}).get(name, EQUAL) for name in names}
     directory = str(store.directory)
     if by_group and store.bounds is None:
         store.bounds = group_bounds(store)
     parallel_split = (parallel.get("jobs", -1), parallel.get("scheduler"))
     grouped = [n for n in names if by_group and "grouped" not in store.ranked.get(n, {})]
     parts = _parts(store.bounds, splits(store.n, len(grouped), *parallel_split)) if grouped else []
-    ranks = [(directory, name, "grouped", part) for name in grouped for part in parts]
+    ranks = [(directory, name, "grouped", part, rule[name]) for name in grouped for part in parts]
     unranked = [name for name in names if "overall" not in store.ranked.get(name, {})]
+    chained = [(directory, name, rule[name].rtol) for name in unranked if rule[name].rtol]
+    if chained:
+        map_tasks(_tie_groups, chained, desc="pair counts: tolerance", **parallel)
     bands = splits(store.n, len(unranked), *parallel_split)
-    ranks += [(directory, name, "overall", (b, bands)) for name in unranked for b in range(bands)]
-    map_tasks(_rank, ranks, desc="pair counts: ranks", **parallel)
-    for _, name, part, _ in ranks:
+    ranks += [
+        (directory, name, "overall", (b, bands), rule[name])
+        for name in unranked
+        for b in range(bands)
+    ]
+    ranked = map_tasks(_rank, ranks, desc="pair counts: ranks", **parallel)
+    for (_, name, part, _, _), close in zip(ranks, ranked, strict=True):
         store.ranked.setdefault(name, {})[part] = bands if part == "overall" else 1
+        if rule[name].bound is not None and part == "overall":
+            store.undecided[name] = store.undecided.get(name, 0) + close
     k = splits(store.n, len(pairs), *parallel_split)
     counts = [
         (directory, (f, store.ranked[f]["overall"]), (g, store.ranked[g]["overall"]), band)
@@ -404,8 +456,19 @@ def _group_rows(directory: Path, part: dict[int, tuple[int, int]]) -> np.ndarray
 
 
 @releasing_freed_memory
-def _rank(task) -> None:
-    """Task: ranks of a column, ``"overall"`` or ``"grouped"``.
+def _tie_groups(task) -> None:
+    """Task: the chained tolerance groups of a whole column, as their dense ranks
+    (:func:`cenmcc.tie_groups`), into ``tied-NAME.npy``: its overall ranks are those of the
+    groups (one sort of the column; about 21 bytes a matrix)."""
+    directory, name, rtol = task
+    directory = Path(directory)
+    values = np.load(directory / f"{name}.npy", mmap_mode="r")
+    np.save(directory / f"tied-{name}.npy", tie_group_ranks(np.asarray(values), rtol, 0.0))
+
+
+@releasing_freed_memory
+def _rank(task) -> int:
+    """Task: ranks of a column, ``"overall"`` or ``"grouped"``, by its :class:`TieRule`.
 
     Overall, band ``b`` of ``k`` of its values (:func:`cenmcc._ranking.value_edges`): the rows
     in the band and their ranks among all the values (:func:`band_ranks`), as
@@ -414,28 +477,57 @@ def _rank(task) -> None:
     each K of a part of the K (each K's rows ``(start, stop)`` in the order of the matrices by
     K, :func:`_group_rows`), in that order, as ``grouped-rank-NAME-K.npy``.
 
+    With a tolerance, the overall ranks are those of the column's chained groups
+    (:func:`_tie_groups`), and the ranks within each K those of the chained groups of its
+    values. With a bound, returns how many neighbours of the sorted band, and the largest
+    value below it, are undecided (:func:`cenmcc.ties.undecided`); else 0.
+
     Every task writes files of its own: where the store is on a file system that the workers
     of several machines share, two machines writing into one file could each write back
     whole pages, each over the other's values.
     """
-    directory, name, part, arg = task
+    directory, name, part, arg, rule = task
     directory = Path(directory)
     if part == "overall":
         b, k = arg
-        values = np.load(directory / f"{name}.npy", mmap_mode="r")
+        source = f"tied-{name}" if rule.rtol else name
+        values = np.load(directory / f"{source}.npy", mmap_mode="r")
         edges = [None, *_ranking.value_edges(values, k), None]  # fewer than k bands: ties
         rows = ranks = np.empty(0, dtype=_ranking.index_dtype(values.size))
         if b + 1 < len(edges):
             rows, ranks = band_ranks(values, *edges[b : b + 2])
         np.save(directory / f"rank-{name}-{b}.npy", ranks if k == 1 else np.stack([rows, ranks]))
-        return
+        if rule.bound is None or not ranks.size:
+            return 0
+        return _undecided_in_band(values, rows if k > 1 else None, ranks, edges[b], rule.bound)
     if not arg:
-        return  # no matrices
+        return 0  # no matrices
     values = np.load(directory / f"{name}.npy", mmap_mode="r")[_group_rows(directory, arg)]
     start = min(a for a, _ in arg.values())
     for key, (a, b) in arg.items():
-        ranks = _ranking.dense_ranks(values[a - start : b - start])
+        ranks = tie_group_ranks(values[a - start : b - start], rule.rtol, 0.0)
         np.save(directory / f"grouped-rank-{name}-{key}.npy", ranks)
+    return 0
+
+
+def _undecided_in_band(values, rows, ranks, lo, bound) -> int:
+    """Undecided neighbours among a band's values (its ``rows``, every row for None; their
+    minimal ``ranks``) and the largest value below ``lo``, the band's smallest.
+
+    The band sorted from its ranks: each value written at its rank, equal values at one,
+    and the places after a run of equals filled with it.
+    """
+    v = np.asarray(values) if rows is None else values[rows]
+    at = ranks - ranks.min()
+    ordered = np.empty(v.size)
+    ordered[at] = v
+    filled = np.zeros(v.size, dtype=np.intp)
+    filled[at] = at
+    ordered = ordered[np.maximum.accumulate(filled)]
+    if lo is not None:
+        below = np.max(values, where=np.asarray(values) < lo, initial=-np.inf)
+        ordered = np.concatenate(([below], ordered)) if below > -np.inf else ordered
+    return int(np.count_nonzero(undecided(ordered, bound)))
 
 
 def band_ranks(values: np.ndarray, lo: float | None, hi: float | None):
