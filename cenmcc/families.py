@@ -10,23 +10,15 @@ Two sources print these formulas, and they do not always agree:
   and "The binary case" (text extracted from the PDF).
 
 Where both print the same formula there is one function, named for the quantity and the family
-(``cen_z_a``); where they differ there is one function per version, suffixed ``_preprint`` or
-``_journal`` (``mcc_z_a_preprint``, ``mcc_z_a_journal``), so that the numbers decide
-(``python -m experiments families`` and ``tests/test_families*.py``). A function reproduces
-what is printed, not what is true: some of them are wrong on purpose, and their docstrings say
-so and name the correct one.
+(``cen_z_a``); where they differ, the function is the form that holds, suffixed ``_journal``
+(``mcc_z_a_journal``). The library holds no formula that does not hold: the preprint's
+misprinted forms (the MCC of ``Z_A`` and its limit, the limit of the dice CEN, the first line
+of Eq. (3)) are transcribed in :mod:`experiments.misprints`, which the families experiment and
+``paper_checks`` compare with these.
 
-Literal transcriptions of printed formulas that do not hold (each docstring's first line says
-so); they are kept, under these names, so that the numbers show where the text is wrong:
-
-- :func:`mcc_z_a_preprint`: the preprint's MCC of ``Z_A`` (a sign error; the journal's
-  :func:`mcc_z_a_journal` holds);
-- :func:`mcc_z_a_limit_preprint`: the preprint's limit of MCC(Z_A), twice the true one
-  (:func:`mcc_z_a_limit_journal`);
-- :func:`cen_dice_limit_preprint`: the preprint's limit of the dice CEN, above 1
-  (:func:`cen_dice_limit_journal`);
-- :func:`eq3_first_line_preprint`: the preprint's first line of Eq. (3), not scale invariant
-  and not its second line (:func:`eq3_first_line_journal`, :func:`cenmcc.tmcc`).
+The closed forms of the ``Z_A`` and dice families are each written once, as an expression of
+numbers, NumPy arrays or sympy symbols (``*_expression``, no validation), which the validated
+NumPy function evaluates and :mod:`experiments.families_symbolic` proves from the definitions.
 
 Reading of the journal's extracted formulas: the PDF extraction prints ``~`` for ``=``, ``{`` for
 ``-``, ``z`` for ``+``, ``w`` for ``>``, ``v`` for ``<``, ``§`` for ``≥``, ``??`` for ``→ ∞``,
@@ -99,9 +91,10 @@ def _as_classes(N) -> np.ndarray:
     return n.astype(np.float64)
 
 
-def _log_b(x, n):
-    """``log_{2N-2}(x)``, the logarithm of CEN (Eq. (1)), for float arrays ``x`` and ``n``."""
-    return np.log(x) / np.log(2.0 * n - 2.0)
+def _log_b(x, n, log=np.log):
+    """``log_{2N-2}(x)``, the logarithm of CEN (Eq. (1)); ``log`` is the natural logarithm of
+    the arithmetic at hand (``np.log`` for float arrays, ``sympy.log`` for symbols)."""
+    return log(x) / log(2 * n - 2)
 
 
 # --------------------------------------------------------------------------------------------
@@ -403,45 +396,19 @@ def acc_z_a(N, A) -> np.ndarray:
     >>> float(acc_z_a(3, 2))
     0.3
     """
-    n = _as_classes(N)
-    return n / (n**2 + real_array(A, name="A") - 1.0)
+    return acc_z_a_expression(_as_classes(N), real_array(A, name="A"))
 
 
-def mcc_z_a_preprint(N, A) -> np.ndarray:
-    """Literal transcription of a printed formula that does not hold: the preprint's MCC(Z_A).
-
-    ``-(A - 1) / ((N - 1)(N^2 - 2A - 2))``, as printed; the MCC of ``Z_A`` is
-    :func:`mcc_z_a_journal`.
-
-    Parameters
-    ----------
-    N : array_like of int
-        Number of classes, at least 2.
-    A : array_like
-        Corner entry, ``A >= 1``.
-
-    Returns
-    -------
-    ndarray
-        The printed expression. It has a pole at ``A = N^2/2 - 1`` (``±inf`` there, no warning)
-        and changes sign there; the MCC of ``Z_A`` is :func:`mcc_z_a_journal`.
-
-    Notes
-    -----
-    Preprint, Sec. 2. The sign of ``2A`` in the second factor of the denominator is wrong: the
-    journal prints ``N^2 + 2A - 2``, which is what the definition gives (``s^2 - sum_k p_k^2
-    = N (N-1) (N^2 + 2A - 2)`` for both marginals). Smallest counterexample: ``N = 3, A = 2``
-    gives -1/6 instead of -1/22.
+def acc_z_a_expression(n, a):
+    """:func:`acc_z_a` on numbers, float arrays or sympy symbols, unvalidated: ``n/(n^2 + a - 1)``.
 
     Examples
     --------
-    >>> round(float(mcc_z_a_preprint(3, 2)), 6)
-    -0.166667
+    >>> import sympy
+    >>> acc_z_a_expression(sympy.Integer(3), sympy.Integer(2))
+    3/10
     """
-    n = _as_classes(N)
-    a = real_array(A, name="A")
-    with np.errstate(divide="ignore", invalid="ignore"):  # the pole: ±inf (nan if also A = 1)
-        return -(a - 1.0) / ((n - 1.0) * (n**2 - 2.0 * a - 2.0))
+    return n / (n**2 + a - 1)
 
 
 def mcc_z_a_journal(N, A) -> np.ndarray:
@@ -473,38 +440,19 @@ def mcc_z_a_journal(N, A) -> np.ndarray:
     >>> round(float(mcc_z_a_journal(3, 2)), 6)
     -0.045455
     """
-    n = _as_classes(N)
-    a = real_array(A, name="A")
-    return -(a - 1.0) / ((n - 1.0) * (n**2 + 2.0 * a - 2.0))
+    return mcc_z_a_expression(_as_classes(N), real_array(A, name="A"))
 
 
-def mcc_z_a_limit_preprint(N) -> np.ndarray:
-    """Literal transcription of a printed formula that does not hold: preprint's MCC(Z_A) limit.
-
-    The preprint's limit of MCC(Z_A) for ``A -> ∞``, ``-1/(N - 1)``.
-
-    Parameters
-    ----------
-    N : array_like of int
-        Number of classes, at least 2.
-
-    Returns
-    -------
-    ndarray
-        ``-1/(N-1)``: twice the true limit :func:`mcc_z_a_limit_journal`.
-
-    Notes
-    -----
-    Preprint, Sec. 2 ("with limit ``-1/(N-1)`` for ``A -> ∞``"). It is the limit of neither
-    MCC(Z_A) (``-1/(2(N-1))``) nor of the preprint's own formula :func:`mcc_z_a_preprint`
-    (``+1/(2(N-1))``).
+def mcc_z_a_expression(n, a):
+    """:func:`mcc_z_a_journal` on numbers, float arrays or sympy symbols, unvalidated.
 
     Examples
     --------
-    >>> float(mcc_z_a_limit_preprint(3))
-    -0.5
+    >>> import sympy
+    >>> mcc_z_a_expression(sympy.Integer(3), sympy.Integer(2))
+    -1/22
     """
-    return -1.0 / (_as_classes(N) - 1.0)
+    return -(a - 1) / ((n - 1) * (n**2 + 2 * a - 2))
 
 
 def mcc_z_a_limit_journal(N) -> np.ndarray:
@@ -530,7 +478,19 @@ def mcc_z_a_limit_journal(N) -> np.ndarray:
     >>> float(mcc_z_a_limit_journal(3))
     -0.25
     """
-    return -1.0 / (2.0 * (_as_classes(N) - 1.0))
+    return mcc_z_a_limit_expression(_as_classes(N))
+
+
+def mcc_z_a_limit_expression(n):
+    """:func:`mcc_z_a_limit_journal` on numbers, float arrays or sympy symbols: ``-1/(2(n-1))``.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> mcc_z_a_limit_expression(sympy.Integer(3))
+    -1/4
+    """
+    return -1 / (2 * (n - 1))
 
 
 def cen_z_a(N, A) -> np.ndarray:
@@ -565,14 +525,24 @@ def cen_z_a(N, A) -> np.ndarray:
     >>> round(float(cen_z_a(3, 10)), 6), round(cen(z_a(3, 10)), 6)
     (0.631673, 0.631673)
     """
-    n = _as_classes(N)
-    a = real_array(A, name="A")
+    return cen_z_a_expression(_as_classes(N), real_array(A, name="A"))
+
+
+def cen_z_a_expression(n, a, log=np.log):
+    """:func:`cen_z_a` on float arrays, or on sympy symbols with ``log=sympy.log``, unvalidated.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> sympy.simplify(cen_z_a_expression(sympy.Integer(2), sympy.Integer(1), sympy.log))
+    1
+    """
     bracket = (
-        (n - 2.0) * (n - 1.0) * _log_b(2.0 * n, n)
-        + (2.0 * n + a - 3.0) * _log_b(2.0 * n + a - 1.0, n)
-        - a * _log_b(a, n)
+        (n - 2) * (n - 1) * _log_b(2 * n, n, log)
+        + (2 * n + a - 3) * _log_b(2 * n + a - 1, n, log)
+        - a * _log_b(a, n, log)
     )
-    return bracket / (n**2 + a - 1.0)
+    return bracket / (n**2 + a - 1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -609,46 +579,24 @@ def cen_dice(N, A) -> np.ndarray:
     >>> round(float(cen_dice(3, 10)), 6), round(cen(dice(3, 10)), 6)
     (0.606479, 0.606479)
     """
-    n = _as_classes(N)
-    a = real_array(A, name="A")
-    bracket = (
-        (2.0 * n + a - 3.0) * _log_b(2.0 * n + a - 1.0, n)
-        - 2.0 * a * _log_b(a, n)
-        + (a + 1.0) * _log_b(n + n * a + a - 1.0, n)
-    )
-    return (n - 1.0) / (2.0 * n * (n + a - 1.0)) * bracket
+    return cen_dice_expression(_as_classes(N), real_array(A, name="A"))
 
 
-def cen_dice_limit_preprint(N) -> np.ndarray:
-    """Literal transcription of a printed formula that does not hold: preprint's dice CEN limit.
-
-    The preprint's limit of the dice CEN for ``A -> ∞``, read literally.
-
-    Parameters
-    ----------
-    N : array_like of int
-        Number of classes, at least 2.
-
-    Returns
-    -------
-    ndarray
-        ``(N-1)/(2N) log_{2N-2}(N) + 1``, which exceeds 1 while the dice CEN is below 1.
-
-    Notes
-    -----
-    Preprint, Sec. 2 prints ``\\frac{N-1}{2N} \\log_{2N-2} N + 1``. We take the literal reading,
-    ``+ 1`` outside the logarithm; the other literal grouping ``(N-1)/(2N) (log N + 1)`` is
-    also wrong (0.833 at N = 3 against 1/3). The journal prints ``log2N{2 (Nz1)``, i.e.
-    ``log_{2N-2}(N + 1)`` (:func:`cen_dice_limit_journal`), which is the limit: the preprint's
-    formula is most likely that one with its parentheses lost.
+def cen_dice_expression(n, a, log=np.log):
+    """:func:`cen_dice` on float arrays, or on sympy symbols with ``log=sympy.log``, unvalidated.
 
     Examples
     --------
-    >>> round(float(cen_dice_limit_preprint(3)), 6)  # 1/3 log_4(3) + 1
-    1.26416
+    >>> import sympy
+    >>> sympy.simplify(cen_dice_expression(sympy.Integer(2), sympy.Integer(1), sympy.log))
+    1
     """
-    n = _as_classes(N)
-    return (n - 1.0) / (2.0 * n) * _log_b(n, n) + 1.0
+    bracket = (
+        (2 * n + a - 3) * _log_b(2 * n + a - 1, n, log)
+        - 2 * a * _log_b(a, n, log)
+        + (a + 1) * _log_b(n + n * a + a - 1, n, log)
+    )
+    return (n - 1) / (2 * n * (n + a - 1)) * bracket
 
 
 def cen_dice_limit_journal(N) -> np.ndarray:
@@ -679,8 +627,19 @@ def cen_dice_limit_journal(N) -> np.ndarray:
     >>> round(float(cen_dice_limit_journal(4)), 5)
     0.33684
     """
-    n = _as_classes(N)
-    return (n - 1.0) / (2.0 * n) * _log_b(n + 1.0, n)
+    return cen_dice_limit_expression(_as_classes(N))
+
+
+def cen_dice_limit_expression(n, log=np.log):
+    """:func:`cen_dice_limit_journal` on float arrays, or on sympy symbols with ``log=sympy.log``.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> cen_dice_limit_expression(sympy.Integer(3), sympy.log)
+    1/3
+    """
+    return (n - 1) / (2 * n) * _log_b(n + 1, n, log)
 
 
 # --------------------------------------------------------------------------------------------
@@ -837,56 +796,6 @@ def cen_b_from_mcc(N, T, F, mcc) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
-def _eq3_first_line(C, denominator: str, zero_division: float) -> np.ndarray:
-    """``(1 - MCC)(1 + log_{2N-2}(s / X))(1 - 1/N)`` with ``X`` the named denominator."""
-    m = Counts(C)
-    K = m.n_classes
-    values, n_undef = mcc_of(m, zero_division)
-    values = values.reshape(m.stack_shape)  # mcc_of gives one value per matrix, flattened
-    warn_undefined(n_undef, values.size, "MCC", zero_division)
-    wrong = m.total - m.correct  # exact for integer counts
-    X = wrong if denominator == "off-diagonal" else np.full(wrong.shape, K)
-    perfect = wrong == 0
-    log_ratio = np.log(np.divide(m.total, X, out=np.ones(wrong.shape), where=X > 0))
-    out = (1.0 - values) * (1.0 + log_ratio / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
-    return np.where(perfect, 0.0, out) if denominator == "off-diagonal" else out
-
-
-def eq3_first_line_preprint(C, *, zero_division: float = 0.0) -> np.ndarray:
-    """Literal transcription of a printed formula that does not hold: preprint's Eq. (3), line 1.
-
-    The first line of Eq. (3) as the preprint prints it, without ``1/k``; it is not the second
-    line.
-
-    Parameters
-    ----------
-    C : array_like, shape (..., K, K)
-        Confusion matrices, rows = true class.
-    zero_division : float, default 0.0
-        MCC used where the MCC is 0/0 (see :func:`cenmcc.mcc`).
-
-    Returns
-    -------
-    ndarray, shape (...)
-        ``(1 - MCC) (1 + log_{2K-2}(sum_ij C_ij / K)) (1 - 1/K)``.
-
-    Notes
-    -----
-    Preprint, Eq. (3), first line: the argument of the logarithm is ``sum_ij C_ij / N``. It is
-    not invariant under scaling of the matrix, unlike the second line
-    ``(1 - MCC)(1 - log_{2N-2}(1 - ACC))(1 - 1/N)`` (:func:`cenmcc.tmcc`), and equals it only
-    where ``N`` samples are misclassified. The journal's argument
-    (:func:`eq3_first_line_journal`) makes the two lines equal.
-
-    Examples
-    --------
-    >>> C = [[5, 1, 1], [1, 5, 1], [1, 1, 5]]
-    >>> round(float(eq3_first_line_preprint(C)), 6)  # (3/7)(1 + log_4(21/3))(2/3)
-    0.686765
-    """
-    return _eq3_first_line(C, "classes", zero_division)
-
-
 def eq3_first_line_journal(C, *, zero_division: float = 0.0) -> np.ndarray:
     """First line of Eq. (3) as the journal prints it, without ``1/k``: equals the second line.
 
@@ -916,7 +825,15 @@ def eq3_first_line_journal(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(eq3_first_line_journal(C)), 6)  # = CEN of this B(5, 1)
     0.543908
     """
-    return _eq3_first_line(C, "off-diagonal", zero_division)
+    m = Counts(C)
+    K = m.n_classes
+    values, n_undef = mcc_of(m, zero_division)
+    values = values.reshape(m.stack_shape)  # mcc_of gives one value per matrix, flattened
+    warn_undefined(n_undef, values.size, "MCC", zero_division)
+    wrong = m.total - m.correct  # exact for integer counts
+    log_ratio = np.log(np.divide(m.total, wrong, out=np.ones(wrong.shape), where=wrong > 0))
+    out = (1.0 - values) * (1.0 + log_ratio / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
+    return np.where(wrong == 0, 0.0, out)  # no sample misclassified: the limit, 0
 
 
 # --------------------------------------------------------------------------------------------

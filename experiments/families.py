@@ -2,7 +2,8 @@
 
 Each closed form that the preprint (Jurman & Furlanello 2010, arXiv:1008.2908) or the journal
 version (Jurman, Riccadonna & Furlanello 2012, PLoS ONE 7(8): e41882) prints for a family of
-confusion matrices is a function of :mod:`cenmcc.families`. Each is evaluated here on a grid of
+confusion matrices is a function of :mod:`cenmcc.families` where it holds, of
+:mod:`experiments.misprints` where it does not. Each is evaluated here on a grid of
 parameters and compared with the metric cenmcc computes on the constructed matrix
 (:func:`cenmcc.cen`, :func:`cenmcc.mcc`, :func:`cenmcc.accuracy`, :func:`cenmcc.tmcc`), giving
 one verdict per formula id: holds, or does not hold, with the smallest counterexample (fewest
@@ -52,6 +53,7 @@ from cenmcc.simulation.figures import (
 )
 from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
 
+from . import misprints
 from .registry import Computed
 
 N_GRID = tuple(range(3, 31))
@@ -396,7 +398,12 @@ def z_a_rows() -> list[Rows]:
             _rows("zA-acc", p, C, fam.acc_z_a(N, A_GRID), m["acc"], m["acc_bound"]),
             _rows("zA-mcc-journal", p, C, fam.mcc_z_a_journal(N, A_GRID), m["mcc"], m["mcc_bound"]),
             _rows(
-                "zA-mcc-preprint", p, C, fam.mcc_z_a_preprint(N, A_GRID), m["mcc"], m["mcc_bound"]
+                "zA-mcc-preprint",
+                p,
+                C,
+                misprints.mcc_z_a_preprint(N, A_GRID),
+                m["mcc"],
+                m["mcc_bound"],
             ),
             _rows("zA-cen", p, C, fam.cen_z_a(N, A_GRID), m["cen"], m["cen_bound"]),
             _monotone_rows("zA-acc-decreasing", p, C, m["acc"], m["acc_bound"]),
@@ -407,7 +414,7 @@ def z_a_rows() -> list[Rows]:
         m = _metrics(C)
         p = {"N": N, "A": LIMIT_A}
         mcc_limits = {
-            "zA-mcc-limit-preprint": fam.mcc_z_a_limit_preprint(N),
+            "zA-mcc-limit-preprint": misprints.mcc_z_a_limit_preprint(N),
             "zA-mcc-limit-journal": fam.mcc_z_a_limit_journal(N),
         }
         out += [_limit_rows("zA-acc-limit", p, C, 0.0, m["acc"], N, LIMIT_A)]
@@ -433,7 +440,7 @@ def dice_rows() -> list[Rows]:
         cen = cenmcc.cen(C)
         p = {"N": N, "A": LIMIT_A}
         limits = {
-            "dice-cen-limit-preprint": fam.cen_dice_limit_preprint(N),
+            "dice-cen-limit-preprint": misprints.cen_dice_limit_preprint(N),
             "dice-cen-limit-journal": fam.cen_dice_limit_journal(N),
         }
         out += [_limit_rows(k, p, C, v, cen, N, LIMIT_A) for k, v in limits.items()]
@@ -534,7 +541,7 @@ def eq3_rows(seed: int) -> list[Rows]:
         # Both lines use the same float MCC; they differ by log(s/X) against -log(X/s).
         bound = 8 * EPS * (1.0 + np.abs(line2)) / SAFETY
         for name, line1 in (
-            ("eq3-line1-preprint", fam.eq3_first_line_preprint(C)),
+            ("eq3-line1-preprint", misprints.eq3_first_line_preprint(C)),
             ("eq3-line1-journal", fam.eq3_first_line_journal(C)),
         ):
             out.append(_rows(name, {"N": N}, C, line1, line2, bound, case=case))

@@ -3,9 +3,11 @@
 For each family the confusion matrix is built here as a sympy matrix with symbolic entries (``A``,
 ``T``, ``F``, ``TP`` ... ``TN``), and its CEN and MCC are computed here from the papers'
 definitions, written out again in sympy: Eq. (1) (CEN, with ``h(0) = 0``) and Eq. (2) (the
-triple-sum MCC) of Jurman, Riccadonna & Furlanello (2012). Nothing comes from cenmcc's code. The
-printed closed forms are transcribed here in sympy exactly as :mod:`cenmcc.families` implements
-them in NumPy (the tests check the two transcriptions agree numerically), and compared with the
+triple-sum MCC) of Jurman, Riccadonna & Furlanello (2012); no metric comes from cenmcc's code.
+The closed forms of the Z_A and dice families are the expressions that :mod:`cenmcc.families`
+(and :mod:`experiments.misprints`, for the preprint's) evaluates in NumPy, here evaluated on
+symbols, so the proof is of the code itself; the others are transcribed here in sympy (the
+tests check the two transcriptions agree numerically). Each is compared with the
 definitions for ``N = 3 .. 6`` (``2 .. 6`` where ``N = 2`` belongs to the claim).
 
 What counts as a proof here:
@@ -32,6 +34,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import sympy as sp
+
+from cenmcc import families as fam
+
+from . import misprints
 
 #: The numbers of classes of the symbolic proofs.
 SYMBOLIC_N = (3, 4, 5, 6)
@@ -151,7 +157,8 @@ def swapped_pair(N: int) -> sp.Matrix:
 
 
 # --------------------------------------------------------------------------------------------
-# The printed closed forms, transcribed in sympy as cenmcc.families implements them
+# The printed closed forms: those of the Z_A and dice families are the very expressions of
+# cenmcc.families (and experiments.misprints) evaluated on symbols; the others transcribed in sympy
 # --------------------------------------------------------------------------------------------
 
 
@@ -161,30 +168,15 @@ def _log(x, N):
 
 #: formula id -> (parameters, closed form as a function of N and the parameters).
 CLOSED_FORMS: dict[str, Callable] = {
-    "zA-acc": lambda N, A: N / (N**2 + A - 1),
-    "zA-mcc-preprint": lambda N, A: -(A - 1) / ((N - 1) * (N**2 - 2 * A - 2)),
-    "zA-mcc-journal": lambda N, A: -(A - 1) / ((N - 1) * (N**2 + 2 * A - 2)),
-    "zA-mcc-limit-preprint": lambda N: -1 / (N - 1),
-    "zA-mcc-limit-journal": lambda N: -1 / (2 * (N - 1)),
-    "zA-cen": lambda N, A: (
-        (
-            (N - 2) * (N - 1) * _log(2 * N, N)
-            + (2 * N + A - 3) * _log(2 * N + A - 1, N)
-            - A * _log(A, N)
-        )
-        / (N**2 + A - 1)
-    ),
-    "dice-cen": lambda N, A: (
-        (N - 1)
-        / (2 * N * (N + A - 1))
-        * (
-            (2 * N + A - 3) * _log(2 * N + A - 1, N)
-            - 2 * A * _log(A, N)
-            + (A + 1) * _log(N + N * A + A - 1, N)
-        )
-    ),
-    "dice-cen-limit-preprint": lambda N: (N - 1) / (2 * N) * _log(N, N) + 1,
-    "dice-cen-limit-journal": lambda N: (N - 1) / (2 * N) * _log(N + 1, N),
+    "zA-acc": fam.acc_z_a_expression,
+    "zA-mcc-preprint": misprints.mcc_z_a_preprint,
+    "zA-mcc-journal": fam.mcc_z_a_expression,
+    "zA-mcc-limit-preprint": misprints.mcc_z_a_limit_preprint,
+    "zA-mcc-limit-journal": fam.mcc_z_a_limit_expression,
+    "zA-cen": lambda N, A: fam.cen_z_a_expression(N, A, sp.log),
+    "dice-cen": lambda N, A: fam.cen_dice_expression(N, A, sp.log),
+    "dice-cen-limit-preprint": lambda N: misprints.cen_dice_limit_preprint(N, sp.log),
+    "dice-cen-limit-journal": lambda N: fam.cen_dice_limit_expression(N, sp.log),
     "const-cen": lambda N: (1 - sp.Integer(1) / N) * _log(2 * N, N),
     "b-mcc": lambda N, T, F: (T**2 + (N - 2) * T * F - (N - 1) * F**2) / (T + (N - 1) * F) ** 2,
     "b-cen": lambda N, T, F: (N - 1) * F / (T + (N - 1) * F) * _log(2 * (T + (N - 1) * F) / F, N),

@@ -12,7 +12,8 @@ import numpy as np
 
 import cenmcc
 
-from .record import DIFFERS, REPRODUCED, Measured, Record, identity
+from .declarations import load
+from .record import Measured
 from .search import adversarial_matrices, describe, largest_gap, search_stacks
 from .sources import FIG4, MCCPOST
 
@@ -145,70 +146,5 @@ def _src(where: str) -> str:
     return f"{MCCPOST}, {where}"
 
 
-RECORDS = (
-    Record(
-        id="mccpost-code-equals-covariance",
-        source=_src("'The Metric' to 'Converting to numpy'"),
-        claim="The NumPy code (c*s - x.y over sqrt((s^2 - x.x)(s^2 - y.y))) computes "
-        "cov(X, Y) / sqrt(cov(X, X) cov(Y, Y)) with uniform class weights.",
-        published=identity("code = covariance definition"),
-        compute=code_equals_covariance,
-        verdict=REPRODUCED,
-        measured=2.7755575615628914e-15,
-        headline=True,
-    ),
-    Record(
-        id="mccpost-binary-reduction",
-        source=_src("'Reduction to Matthews Correlation Coefficient'"),
-        claim="For two classes the multi-class formula is the binary MCC "
-        "(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)).",
-        published=identity("code = binary MCC for K = 2"),
-        compute=binary_reduction,
-        verdict=REPRODUCED,
-        measured=0.0,
-    ),
-    Record(
-        id="mccpost-binary-pearson",
-        source=_src("'Reduction to Matthews Correlation Coefficient'"),
-        claim="For two classes the covariance definition equals Matthews' correlation of the "
-        "binary label vectors (both one-hot columns give the same correlation).",
-        published=identity("K = 2 covariance MCC = Pearson r of the 0/1 labels"),
-        compute=binary_is_pearson_of_labels,
-        verdict=REPRODUCED,
-        measured=1.9984014443252818e-15,
-    ),
-    Record(
-        id="mccpost-prose-row-sums-axis",
-        source=_src("'Converting to numpy'"),
-        claim="The row sums of the confusion matrix are np.sum(C, axis=0), the column sums "
-        "np.sum(C, axis=1).",
-        published=identity("np.sum(C, axis=0) = row sums"),
-        compute=prose_row_sums_axis,
-        verdict=DIFFERS,
-        measured=76.0,
-        reason="np.sum(C, axis=0) gives the column sums, not the row sums; the post's code uses "
-        "the right axes, and the slip is harmless since the MCC is symmetric in x and y "
-        "(mccpost-swap-symmetry).",
-    ),
-    Record(
-        id="mccpost-swap-symmetry",
-        source=_src("'Reduction to Matthews Correlation Coefficient' (cov is symmetric)"),
-        claim="The MCC is symmetric: swapping predictions and gold labels (x and y) changes "
-        "nothing.",
-        published=identity("MCC(C) = MCC(C^T)"),
-        compute=swap_symmetry,
-        verdict=REPRODUCED,
-        measured=0.0,
-    ),
-    Record(
-        id="mccpost-zero-denominator",
-        source=_src("code, 'denom = denom if denom != 0.0 else 1.0'"),
-        claim="Where the denominator is 0 the code returns 0: the numerator is then 0 too, so "
-        "the fallback never hides a non-zero correlation.",
-        published=identity("cov_x_y = 0 wherever denom = 0"),
-        compute=zero_denominator_fallback,
-        verdict=REPRODUCED,
-        measured=0.0,
-        note="The same 0 convention as Jurman et al., scikit-learn and cenmcc.mcc.",
-    ),
-)
+#: The claims declared in mccpost.toml, each measured by the check it names.
+RECORDS = load(__name__)

@@ -2,8 +2,9 @@
 
 A :class:`Record` holds one numeric or analytic claim of a source: where it is printed, the claim
 in words, the published value with its tolerance (and why that tolerance), the named function that
-measures it, and what was recorded when the record was written (the verdict and the measured
-value). :func:`evaluate` runs the function and derives the verdict from the measurement alone:
+measures it, and the verdict and measured value of the committed ``results.json`` (filled in by
+:func:`paper_checks.declarations.load`, never typed in). :func:`evaluate` runs the function and
+derives the verdict from the measurement alone:
 
 - ``reproduced``: the measured value satisfies the claimed relation to the published value
   within the tolerance;
@@ -218,7 +219,7 @@ class NotCheckable:
 
 @dataclass(frozen=True)
 class Record:
-    """One claim of one source, its check, and what was recorded when the check was written.
+    """One claim of one source, its check, and its outcome in the committed results.json.
 
     Attributes
     ----------
@@ -232,10 +233,11 @@ class Record:
         The published value and its tolerance.
     compute : callable
         A named function without arguments returning :class:`Measured` or :class:`NotCheckable`.
-    verdict : str
-        The verdict recorded when the record was written (one of :data:`VERDICTS`).
+    verdict : str or None
+        The verdict in the committed ``results.json`` (one of :data:`VERDICTS`; None for a claim
+        it does not hold yet).
     measured : float or tuple of float or None
-        The measured value recorded then (None for ``not checkable``).
+        The measured value there (None for ``not checkable``).
     reason : str
         For ``differs``: why, in one line (the README lists it).
     note : str
@@ -263,7 +265,7 @@ class Record:
     claim: str
     published: Published
     compute: Callable[[], Measured | NotCheckable]
-    verdict: str
+    verdict: str | None
     measured: Value | None
     reason: str = ""
     note: str = ""
@@ -274,7 +276,7 @@ class Record:
     requires: str = ""
 
     def __post_init__(self):
-        if self.verdict not in VERDICTS:
+        if self.verdict not in (*VERDICTS, None):
             raise ValueError(f"{self.id}: verdict must be one of {VERDICTS}, got {self.verdict!r}")
         if self.kind not in KINDS:
             raise ValueError(f"{self.id}: kind must be one of {list(KINDS)}, got {self.kind!r}")
@@ -291,7 +293,7 @@ class Outcome:
     """The result of running one record's check."""
 
     record: Record
-    verdict: str
+    verdict: str | None
     measured: Value | None
     detail: str
     warnings: tuple[str, ...] = ()

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import grandini, jurman, jurman_experiments, mccpost, protocol_checks, tutorial
+from . import (
+    grandini,
+    jurman,
+    jurman_experiments,
+    jurman_families,
+    mccpost,
+    protocol_checks,
+    tutorial,
+)
 from .record import Record
 
 #: Every record: the Jurman et al. papers first (the claims without an experiment, then those
@@ -12,6 +20,7 @@ from .record import Record
 REGISTRY: tuple[Record, ...] = (
     *jurman.RECORDS,
     *jurman_experiments.RECORDS,
+    *jurman_families.RECORDS,
     *protocol_checks.RECORDS,
     *grandini.RECORDS,
     *tutorial.RECORDS,

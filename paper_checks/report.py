@@ -223,8 +223,6 @@ def results(outcomes) -> dict:
                 "kind": o.record.kind,
                 "measured": o.measured,
                 "verdict": o.verdict,
-                "recorded_verdict": o.record.verdict,
-                "recorded_measured": o.record.measured,
                 "reason": o.reason,
                 "note": o.note,
                 "facts": dict(o.facts),

@@ -12,6 +12,7 @@ import sympy as sp
 import cenmcc
 from cenmcc import families as fam
 from experiments import families_symbolic as fs
+from experiments import misprints
 
 A, T, F = fs.A, fs.T, fs.F
 
@@ -62,16 +63,17 @@ def test_equal_rejects_the_wrong_printed_forms():
     assert not fs.equal(cen, fs.CLOSED_FORMS["zA-cen"](N, A + 1), 4)
 
 
-# Every sympy transcription against the NumPy function of cenmcc.families it stands for.
+# Every sympy form against the NumPy function it stands for (cenmcc.families, or
+# experiments.misprints for the preprint's forms that do not hold).
 TRANSCRIPTIONS = {
     "zA-acc": (fam.acc_z_a, ("N", "A")),
-    "zA-mcc-preprint": (fam.mcc_z_a_preprint, ("N", "A")),
+    "zA-mcc-preprint": (misprints.mcc_z_a_preprint, ("N", "A")),
     "zA-mcc-journal": (fam.mcc_z_a_journal, ("N", "A")),
-    "zA-mcc-limit-preprint": (fam.mcc_z_a_limit_preprint, ("N",)),
+    "zA-mcc-limit-preprint": (misprints.mcc_z_a_limit_preprint, ("N",)),
     "zA-mcc-limit-journal": (fam.mcc_z_a_limit_journal, ("N",)),
     "zA-cen": (fam.cen_z_a, ("N", "A")),
     "dice-cen": (fam.cen_dice, ("N", "A")),
-    "dice-cen-limit-preprint": (fam.cen_dice_limit_preprint, ("N",)),
+    "dice-cen-limit-preprint": (misprints.cen_dice_limit_preprint, ("N",)),
     "dice-cen-limit-journal": (fam.cen_dice_limit_journal, ("N",)),
     "const-cen": (fam.cen_constant, ("N",)),
     "b-mcc": (fam.mcc_b, ("N", "T", "F")),
@@ -114,3 +116,16 @@ def test_a_per_n_proof_extends_beyond_the_default_ns():
     results = fs.prove(["zA-cen", "dice-cen", "zA-mcc-journal"], Ns=(7,))
     assert all(r.proven for r in results.values())
     assert "N = 7" in results["zA-cen"].how
+
+
+def test_the_z_a_and_dice_forms_are_written_once():
+    """The symbolic proofs evaluate the very expressions the NumPy functions evaluate."""
+    assert fs.CLOSED_FORMS["zA-acc"] is fam.acc_z_a_expression
+    assert fs.CLOSED_FORMS["zA-mcc-journal"] is fam.mcc_z_a_expression
+    assert fs.CLOSED_FORMS["zA-mcc-limit-journal"] is fam.mcc_z_a_limit_expression
+    assert fs.CLOSED_FORMS["zA-mcc-preprint"] is misprints.mcc_z_a_preprint
+    N, A = sp.Integer(5), sp.Symbol("A", positive=True)
+    cens = {"zA-cen": fam.cen_z_a_expression, "dice-cen": fam.cen_dice_expression}
+    for name, expression in cens.items():
+        assert fs.CLOSED_FORMS[name](N, A) == expression(N, A, sp.log)
+    assert fs.CLOSED_FORMS["dice-cen-limit-journal"](N) == fam.cen_dice_limit_expression(N, sp.log)

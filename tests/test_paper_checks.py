@@ -45,7 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("record", REGISTRY, ids=[r.id for r in REGISTRY])
-def test_record_measures_its_recorded_value_and_verdict(record):
+def test_record_measures_its_value_and_verdict_in_results_json(record):
+    """A fresh evaluation gives the verdict and (within RECORDED_RTOL/ATOL) the value that the
+    committed results.json holds: the regression test of every claim."""
     if record.warns:
         with pytest.warns(cenmcc.UndefinedMetricWarning):
             outcome = evaluate(record)
@@ -181,21 +183,10 @@ def test_report_has_the_counts_and_one_row_per_record(tmp_path):
 
 def test_readme_report_results_and_registry_agree():
     """The committed README section, REPORT.md and results.json come from one run of the
-    registry as it is (rerun `python -m paper_checks` after changing a record)."""
+    registry as it is (rerun `python -m paper_checks` after changing a declaration)."""
     data = json.loads(report.RESULTS.read_text())
     assert [r["id"] for r in data["records"]] == [r.id for r in REGISTRY]
-    for saved, record in zip(data["records"], REGISTRY, strict=True):
-        recorded = list(record.measured) if isinstance(record.measured, tuple) else record.measured
-        assert (saved["recorded_verdict"], saved["recorded_measured"]) == (
-            record.verdict,
-            recorded,
-        ), record.id
     outcomes = report.outcomes_from_results(data, REGISTRY)
-    for o in outcomes:  # the values recorded are those the run measured
-        assert o.verdict == o.expected_verdict, o.record.id
-        assert o.verdict != o.record.verdict or same_value(o.measured, o.record.measured), (
-            o.record.id
-        )
     assert report.REPORT.read_text() == report.render_report(outcomes)
     assert report.results_text(outcomes) == report.RESULTS.read_text()
     current = report.readme_current((ROOT / "README.md").read_text())
