@@ -48,7 +48,7 @@ import numpy as np
 from ._marginals import Counts
 from ._undefined import divide, warn_undefined
 from ._validation import _first_index, as_array, check_integer, is_integer, is_real, real_array
-from .correlation import mcc_of
+from .correlation import mcc
 
 #: Where the maximum of the binary CEN over ``TP = TN = T``, ``FP = FN = F`` is: ``T/F = e/2 - 1``.
 #: Derived here (zero of the derivative of ``log2(2y)/y``, ``y = 1 + T/F``); the preprint says the
@@ -841,9 +841,7 @@ def _eq3_first_line(C, denominator: str, zero_division: float) -> np.ndarray:
     """``(1 - MCC)(1 + log_{2N-2}(s / X))(1 - 1/N)`` with ``X`` the named denominator."""
     m = Counts(C)
     K = m.n_classes
-    values, n_undef = mcc_of(m, zero_division)
-    values = values.reshape(m.stack_shape)  # mcc_of gives one value per matrix, flattened
-    warn_undefined(n_undef, values.size, "MCC", zero_division)
+    values = mcc(m, zero_division=zero_division)
     wrong = m.total - m.correct  # exact for integer counts
     X = wrong if denominator == "off-diagonal" else np.full(wrong.shape, K)
     perfect = wrong == 0
@@ -957,10 +955,10 @@ def mcc_binary(TP, FN, FP, TN, *, zero_division: float = 0.0) -> np.ndarray:
     0.408
     """
     tp, fn, fp, tn = _binary_counts(TP, FN, FP, TN)
-    values, n_undef = divide(
+    values, undefined = divide(
         tp * tn - fp * fn, np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)), zero_division
     )
-    warn_undefined(n_undef, values.size, "MCC", zero_division)
+    warn_undefined(int(np.count_nonzero(undefined)), values.size, "MCC", zero_division)
     return values
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import cenmcc
 from cenmcc import correlation
-from cenmcc._marginals import Kernel, Partial
+from cenmcc._metric import count_metric
 
 REQUIRED = ["cen", "mcc", "cohen_kappa", "accuracy", "balanced_accuracy", "tmcc", "f1_macro"]
 
@@ -132,11 +132,12 @@ def test_every_measure_sees_the_same_blocks(stack, tiny_blocks):
     seen = {"a": [], "b": []}
 
     def spy(key):
+        @count_metric()
         def compute(block):
             seen[key].append(block)
-            return Partial(block.correct / block.total)
+            return block.correct / block.total, None
 
-        return cenmcc.Measure(key, cenmcc.accuracy, True, key, 1.0, (0.0, 1.0), Kernel(compute))
+        return cenmcc.Measure(key, compute, True, key, 1.0, (0.0, 1.0))
 
     values = cenmcc.measures(stack["int"], [spy("a"), "cen", spy("b")])
     assert len(seen["a"]) > 10
@@ -149,13 +150,13 @@ def test_mcc_and_tmcc_share_each_blocks_mcc(stack, tiny_blocks, monkeypatch):
     """The tMCC is computed from the MCC: asked for together, each block's MCC is computed once,
     and both keep the bits they have alone."""
     blocks = []
-    compute = correlation._mcc_of
+    compute = correlation._mcc
 
     def counted(m, zero_division):
         blocks.append(m)
         return compute(m, zero_division)
 
-    monkeypatch.setattr(correlation, "_mcc_of", counted)
+    monkeypatch.setattr(correlation, "_mcc", counted)
     values, undefined = cenmcc.measures(stack["int"], ["mcc", "tmcc"], count_undefined=True)
     shared = len(blocks)
     assert shared > 10
