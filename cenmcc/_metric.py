@@ -191,9 +191,9 @@ def count_metric(
     return decorate
 
 
-def definition_of(function: Callable) -> tuple[Definition, tuple, dict] | None:
-    """The :class:`Definition` of a count metric, or of a ``functools.partial`` of one, with the
-    arguments it binds; None for any other function."""
+def metric_call(function: Callable) -> tuple[Callable, tuple, dict] | None:
+    """``(metric, args, kwargs)`` for :func:`evaluate` of a count metric, or of a
+    ``functools.partial`` of one (the arguments it binds); None for any other function."""
     args, kwargs = (), {}
     if isinstance(function, functools.partial):
         function, args, kwargs = function.func, function.args, function.keywords
@@ -218,28 +218,28 @@ def evaluate(C, calls) -> list[Evaluated]:
         scalar for a single matrix and a scalar metric), and its summed 0/0 counts. Every
         metric sees the same block objects, so the marginals that one caches serve the others.
     """
-    bound = []
-    for metric, args, kwargs in calls:  # arguments checked before the counts
-        definition = metric.definition
-        try:
-            options = definition.signature.bind(None, *args, **kwargs)
-        except TypeError as err:
-            raise TypeError(f"{metric.__name__}() {err}") from None
-        options.apply_defaults()
-        bound.append((definition, dict(list(options.arguments.items())[1:])))
+    bound = [_bind(*call) for call in calls]  # the arguments are checked before the counts
     m = as_counts(C)
-    bound = [
-        (definition, definition.prepare(m, **options) if definition.prepare else options, options)
-        for definition, options in bound
-    ]
+    prepared = [d.prepare(m, **options) if d.prepare else options for d, options in bound]
     parts = [[] for _ in bound]
     for block in m.blocks():
-        for (definition, options, _), part in zip(bound, parts, strict=True):
+        for (definition, _), options, part in zip(bound, prepared, parts, strict=True):
             part.append(definition.compute(block, **options))
     return [
-        _join(part, m.stack_shape, definition, given.get("zero_division", definition.fill))
-        for (definition, _, given), part in zip(bound, parts, strict=True)
+        _join(part, m.stack_shape, definition, options.get("zero_division", definition.fill))
+        for (definition, options), part in zip(bound, parts, strict=True)
     ]
+
+
+def _bind(metric: Callable, args: tuple, kwargs: dict) -> tuple[Definition, dict]:
+    """The metric's definition and every argument after ``C`` by name, defaults included."""
+    definition = metric.definition
+    try:
+        options = definition.signature.bind(None, *args, **kwargs)
+    except TypeError as err:
+        raise TypeError(f"{metric.__name__}() {err}") from None
+    options.apply_defaults()
+    return definition, dict(list(options.arguments.items())[1:])
 
 
 def _join(parts: list, stack_shape: tuple, definition: Definition, fill) -> Evaluated:

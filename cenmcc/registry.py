@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from ._metric import Measure, as_counts, definition_of, evaluate, takes_counts
+from ._metric import Measure, as_counts, evaluate, metric_call, takes_counts
 from ._validation import as_array
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted
 from .confusion import confusion_matrix
@@ -126,7 +126,7 @@ def measures(C, names=None, *, count_undefined: bool = False):
     """
     chosen = _chosen(names)
     m = as_counts(C)
-    blockwise = {x.name: definition_of(x.function) for x in chosen}
+    blockwise = {x.name: metric_call(x.function) for x in chosen}
     blockwise = {name: call for name, call in blockwise.items() if call is not None}
     results = dict(zip(blockwise, evaluate(m, list(blockwise.values())), strict=True))
     values, undefined = {}, {}
