@@ -75,17 +75,19 @@ def balanced_accuracy(m: Counts) -> np.ndarray:
 
 
 def _weights_per_matrix(m: Counts, weights, zero_division: float, *, sum_to_one: bool) -> dict:
-    """The options of :func:`weighted_accuracy` and :func:`balanced_accuracy_weighted` with the
-    class weights checked and broadcast to one row per matrix of the flattened stack ``m``."""
-    if weights is not None:
-        weights = check_weights(weights, m.n_classes, sum_to_one=sum_to_one)
-        shape = (*m.stack_shape, m.n_classes)
-        try:
-            weights = np.broadcast_to(weights, shape).reshape(-1, m.n_classes)
-        except ValueError:
-            raise ValueError(
-                f"weights of shape {weights.shape} do not broadcast to the stack's shape {shape}"
-            ) from None
+    """The options of :func:`weighted_accuracy` (``sum_to_one``) and
+    :func:`balanced_accuracy_weighted` with the class weights checked and broadcast to one row
+    per matrix of the flattened stack ``m``; the latter's default None stays None."""
+    if weights is None and not sum_to_one:
+        return {"weights": None, "zero_division": zero_division}
+    weights = check_weights(weights, m.n_classes, sum_to_one=sum_to_one)
+    shape = (*m.stack_shape, m.n_classes)
+    try:
+        weights = np.broadcast_to(weights, shape).reshape(-1, m.n_classes)
+    except ValueError:
+        raise ValueError(
+            f"weights of shape {weights.shape} do not broadcast to the stack's shape {shape}"
+        ) from None
     return {"weights": weights, "zero_division": zero_division}
 
 

@@ -24,6 +24,17 @@ def test_weights_are_checked():
     with pytest.raises(ValueError, match="positive sum"):
         cenmcc.balanced_accuracy_weighted(C, [0.0, 0.0])
     assert cenmcc.weighted_accuracy(C, [0.5 + 5e-9, 0.5]) == pytest.approx(0.75)
+    with pytest.raises(TypeError, match="weights must hold real numbers"):
+        cenmcc.weighted_accuracy(C, None)  # only balanced_accuracy_weighted has a default
+
+
+def test_arguments_are_named_in_errors():
+    with pytest.raises(
+        TypeError, match="mcc\\(\\) got an unexpected keyword argument 'zero_divison'"
+    ):
+        cenmcc.mcc([[1, 0], [0, 1]], zero_divison=1.0)
+    with pytest.raises(TypeError, match="weighted_accuracy\\(\\) missing a required argument"):
+        cenmcc.weighted_accuracy([[1, 0], [0, 1]])
 
 
 def test_average_is_checked():
