@@ -4,12 +4,12 @@ Every metric of cenmcc is a function of the row sums, column sums, diagonal and 
 counts (plus, for CEN, a function of each cell). :class:`Counts` validates the input once and
 computes each of these on first use; sums are exact for integer input.
 
-A metric is a :class:`Kernel`, a function of one block, evaluated by :func:`evaluate` (several
-kernels at once) or :func:`run`: the stack is cut into blocks of about :data:`BLOCK_CELLS`
-cells, small enough that the per-class temporaries of a block stay in the CPU cache. Every
-metric accepts a :class:`Counts` in place of an array, and a ``Counts`` keeps its blocks with
-what the metrics computed on them, so several metrics of one stack share its validation and
-each block's marginals and exact sums (:func:`cenmcc.measures` as well, in one pass).
+A metric is a function of one block (:mod:`cenmcc._metric`): the stack is cut into blocks of
+about :data:`BLOCK_CELLS` cells (:meth:`Counts.blocks`), small enough that the per-class
+temporaries of a block stay in the CPU cache. Every metric accepts a :class:`Counts` in place of
+an array, and a ``Counts`` keeps its blocks with what the metrics computed on them, so several
+metrics of one stack share its validation and each block's marginals and exact sums
+(:func:`cenmcc.measures` as well, in one pass).
 
 With fewer than :data:`CLASSES_FIRST` classes, a block's float copy of the counts
 (:attr:`Counts.cells`) is stored class by class: the cell (j, k) of every matrix of the block is
@@ -20,16 +20,13 @@ classes costs several times the arithmetic in it.
 from __future__ import annotations
 
 import copy
-import functools
-import inspect
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator
 from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ._exact import ExactSums
-from ._undefined import warn_undefined
 from ._validation import check_counts, check_nonempty
 
 #: Cells per block (2 MB of int64): enough that the fixed cost of NumPy's calls on a block is
@@ -177,8 +174,8 @@ class Counts:
 
     def _once(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """``compute()``, called once per ``key`` on this ``Counts``: in a block of
-        :meth:`blocks`, a value that several kernels of one :func:`evaluate` share (the MCC, for
-        the MCC's and the tMCC's kernels), kept until the next block."""
+        :meth:`blocks`, a value that several metrics of one evaluation share (the MCC, for the
+        MCC and the tMCC), kept until the next block."""
         memo = vars(self).setdefault("_memo", {})
         if key not in memo:
             memo[key] = compute()
@@ -450,124 +447,3 @@ def _empty(stack: tuple, shape: tuple, K: int, dtype=np.float64) -> np.ndarray:
         return np.empty(stack + shape, dtype)
     a, b = len(shape), len(stack)
     return np.empty(shape + stack, dtype).transpose(*range(a, a + b), *range(a))
-
-
-def as_counts(C) -> Counts:
-    """``C`` itself if it is a :class:`Counts`, else ``C`` validated for one call
-    (:meth:`Counts._for_one_call`)."""
-    return C if isinstance(C, Counts) else Counts._for_one_call(C)
-
-
-class Partial(NamedTuple):
-    """A kernel's result on one block: its values and how many of ``checked`` were 0/0."""
-
-    values: np.ndarray
-    undefined: int = 0
-    checked: int = 0
-
-
-class Kernel(NamedTuple):
-    """A count metric as a function of one block (:meth:`Counts.blocks`), and how it warns.
-
-    Attributes
-    ----------
-    compute : callable
-        ``compute(block)`` returns the :class:`Partial` of a block ``Counts``: its values, one
-        (or one row) per matrix, and its 0/0 count.
-    what : str
-        What is undefined, as the ``UndefinedMetricWarning`` names it ("MCC").
-    fill : float or str
-        The value that replaces a 0/0, as the warning names it.
-    """
-
-    compute: Callable[[Counts], Partial]
-    what: str = ""
-    fill: float | str = 0.0
-
-
-def evaluate(C, kernels: Sequence[Kernel]) -> list[Partial]:
-    """Apply each kernel to every block of the validated stack ``C`` and join the results.
-
-    The blocks are cut once, and every kernel sees the same block object, so that the
-    marginals it caches are computed once for all of them. Each result has the values with
-    shape ``stack_shape + kernel's trailing shape`` (a NumPy scalar for a single matrix and a
-    scalar metric) and the summed counts of undefined values.
-    """
-    m = as_counts(C)
-    parts = [[] for _ in kernels]
-    for block in m.blocks():
-        for kernel, part in zip(kernels, parts, strict=True):
-            part.append(kernel.compute(block))
-    return [_join(part, m.stack_shape) for part in parts]
-
-
-def _join(parts: list[Partial], stack_shape: tuple) -> Partial:
-    values = np.concatenate([p.values for p in parts])
-    values = values.reshape(stack_shape + values.shape[1:])
-    return Partial(
-        values[()] if values.ndim == 0 else values,
-        sum(p.undefined for p in parts),
-        sum(p.checked for p in parts),
-    )
-
-
-def run(C, kernel: Kernel) -> np.ndarray:
-    """The values of one kernel on ``C``, with one ``UndefinedMetricWarning`` for its 0/0s."""
-    (result,) = evaluate(C, [kernel])
-    warn_undefined(result.undefined, result.checked, kernel.what, kernel.fill)
-    return result.values
-
-
-def takes_counts(function: Callable) -> Callable:
-    """Decorate a metric of counts ``C`` so that label vectors get pointed to the label path.
-
-    ``mcc(y_true, y_pred)`` would raise Python's "takes 1 positional argument but 2 were
-    given", and ``precision(y_true, y_pred)`` would take ``y_pred`` for ``average``: two 1-D
-    arrays (where the second argument is not class ``weights``), or more positional arguments
-    than the metric takes, raise a ``TypeError``, and a 1-D ``C`` a ``ValueError``, that name
-    :func:`cenmcc.from_labels` and :func:`cenmcc.confusion_matrix`. The signature and
-    docstring stay the metric's (``functools.wraps``).
-    """
-    name = function.__name__
-    positional = [
-        p.name
-        for p in inspect.signature(function).parameters.values()
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    # Two 1-D arrays are two label vectors, unless the second is a metric's class weights.
-    second_is_array = positional[1:2] == ["weights"]
-
-    @functools.wraps(function)
-    def metric(*args, **kwargs):
-        labels = len(args) > 1 and not second_is_array and all(map(_is_1d, args[:2]))
-        if len(args) > len(positional) or labels:
-            raise TypeError(f"{name} takes confusion-matrix counts C, not labels; {_hint(name)}")
-        if args and _is_1d(args[0]):
-            raise ValueError(
-                f"C must have at least 2 dimensions (..., K, K), got shape ({len(args[0])},); "
-                f"{_hint(name)}"
-            )
-        return function(*args, **kwargs)
-
-    return metric
-
-
-def _is_1d(x) -> bool:
-    """Whether ``x`` is a 1-D array, or a list or tuple whose first element is a scalar."""
-    if isinstance(x, Counts):
-        return False
-    if hasattr(x, "ndim"):
-        return x.ndim == 1
-    return isinstance(x, list | tuple) and len(x) > 0 and np.ndim(x[0]) == 0
-
-
-def _hint(name: str) -> str:
-    """Where labels go for the metric ``name``."""
-    from .registry import MEASURES  # only on this error path: registry imports the metrics
-
-    matrix = f"cenmcc.{name}(cenmcc.confusion_matrix(y_true, y_pred))"
-    if name == "measures":
-        return f"for labels use cenmcc.from_labels(y_true, y_pred, names) or {matrix}"
-    if name in MEASURES:
-        return f"for labels use cenmcc.from_labels(y_true, y_pred, {name!r}) or {matrix}"
-    return f"for labels use {matrix}, or cenmcc.from_labels for the measures of cenmcc.MEASURES"

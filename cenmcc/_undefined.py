@@ -17,12 +17,12 @@ import numpy as np
 from .exceptions import UndefinedMetricWarning
 
 
-def divide(num, den, fill: float, undefined=None) -> tuple[np.ndarray, int]:
+def divide(num, den, fill: float, undefined=None) -> tuple[np.ndarray, np.ndarray]:
     """Elementwise ``num / den`` in float64 with ``fill`` where ``den == 0``.
 
     ``undefined``, if given, says where the denominator is exactly 0 (for a ``den`` rounded
-    from exact integers). Returns the quotient and the number of filled (undefined) values;
-    the caller warns once.
+    from exact integers). Returns the quotient and where it was filled (undefined), of the
+    quotient's shape; the caller counts them and warns once.
     """
     den = np.asarray(den)
     if undefined is None:
@@ -30,10 +30,9 @@ def divide(num, den, fill: float, undefined=None) -> tuple[np.ndarray, int]:
     with np.errstate(divide="ignore", invalid="ignore"):  # where undefined: replaced below
         out = np.divide(num, den, dtype=np.float64)
     undefined = np.broadcast_to(undefined, out.shape)
-    n_undefined = int(np.count_nonzero(undefined))
-    if n_undefined:
+    if undefined.any():
         out[undefined] = fill
-    return out, n_undefined
+    return out, undefined
 
 
 def warn_undefined(n_undefined: int, n_total: int, what: str, fill: float) -> None:

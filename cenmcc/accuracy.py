@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, as_counts, run, takes_counts
+from ._marginals import Counts
+from ._metric import count_metric
 from ._undefined import divide
 from ._validation import check_weights
 
-#: The accuracy ``c / s`` of each matrix of a block; never undefined.
-ACCURACY = Kernel(lambda m: Partial(m.correct / m.total))
 
-
-@takes_counts
-def accuracy(C) -> np.ndarray:
+@count_metric(label="accuracy")
+def accuracy(m: Counts) -> np.ndarray:
     """Accuracy: the fraction of correctly classified samples.
 
     Parameters
@@ -29,8 +29,8 @@ def accuracy(C) -> np.ndarray:
 
     Notes
     -----
-    Jurman, Riccadonna & Furlanello (2012), Methods, first display; Grandini et al. (2020),
-    Eqs. (3)-(4). Never undefined: a matrix without samples raises ``ValueError``.
+    Eqs. (3)-(4), Grandini et al. 2020; Jurman, Riccadonna & Furlanello 2012, Methods, first
+    display. Never undefined: a matrix without samples raises ``ValueError``.
 
     Examples
     --------
@@ -38,11 +38,11 @@ def accuracy(C) -> np.ndarray:
     >>> round(float(accuracy(C)), 4)
     0.7115
     """
-    return run(C, ACCURACY)
+    return m.correct / m.total, None
 
 
-@takes_counts
-def balanced_accuracy(C) -> np.ndarray:
+@count_metric("recall of a class without true samples", fill="excluded", label="balanced accuracy")
+def balanced_accuracy(m: Counts) -> np.ndarray:
     """Balanced accuracy: the mean recall over the true classes.
 
     Parameters
@@ -57,7 +57,7 @@ def balanced_accuracy(C) -> np.ndarray:
 
     Notes
     -----
-    Grandini et al. (2020), Eqs. (5)-(6). The recall of a class without true samples is 0/0; such a
+    Eqs. (5)-(6), Grandini et al. 2020. The recall of a class without true samples is 0/0; such a
     class has nothing to balance and is left out of the mean (as scikit-learn's
     ``balanced_accuracy_score`` does), and the call emits one ``UndefinedMetricWarning`` counting
     the classes left out.
@@ -68,28 +68,31 @@ def balanced_accuracy(C) -> np.ndarray:
     >>> round(float(balanced_accuracy(C)), 3)
     0.615
     """
-    return run(C, BALANCED_ACCURACY)
-
-
-def _balanced_accuracy(m: Counts) -> Partial:
     diag, true = m.by_true_class
     present = true > 0
     recalls, _ = divide(diag, true, 0.0)
-    return Partial(
-        np.einsum("...k->...", recalls) / np.count_nonzero(present, axis=-1),
-        int(np.count_nonzero(~present)),
-        present.size,
-    )
+    return np.einsum("...k->...", recalls) / np.count_nonzero(present, axis=-1), ~present
 
 
-#: The balanced accuracy; a class without true samples is left out of the mean, and counted.
-BALANCED_ACCURACY = Kernel(
-    _balanced_accuracy, "recall of a class without true samples", fill="excluded"
-)
+def _weights_per_matrix(m: Counts, weights, zero_division: float, *, sum_to_one: bool) -> dict:
+    """The options of :func:`weighted_accuracy` (``sum_to_one``) and
+    :func:`balanced_accuracy_weighted` with the class weights checked and broadcast to one row
+    per matrix of the flattened stack ``m``; the latter's default None stays None."""
+    if weights is None and not sum_to_one:
+        return {"weights": None, "zero_division": zero_division}
+    weights = check_weights(weights, m.n_classes, sum_to_one=sum_to_one)
+    shape = (*m.stack_shape, m.n_classes)
+    try:
+        weights = np.broadcast_to(weights, shape).reshape(-1, m.n_classes)
+    except ValueError:
+        raise ValueError(
+            f"weights of shape {weights.shape} do not broadcast to the stack's shape {shape}"
+        ) from None
+    return {"weights": weights, "zero_division": zero_division}
 
 
-@takes_counts
-def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
+@count_metric("recall", prepare=functools.partial(_weights_per_matrix, sum_to_one=True))
+def weighted_accuracy(m: Counts, weights, *, zero_division: float = 0.0) -> np.ndarray:
     """Weighted accuracy: per-class recalls averaged with class weights that sum to 1.
 
     Parameters
@@ -121,14 +124,17 @@ def weighted_accuracy(C, weights, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(weighted_accuracy(C, [0.5, 0.5])), 4)
     0.7619
     """
-    m = as_counts(C)
-    w = _per_matrix(check_weights(weights, m.n_classes, sum_to_one=True), m)
-    kernel = Kernel(lambda b: _weighted_recall_sum(b, w[b.span], zero_division), "recall")
-    return run(m, kernel._replace(fill=zero_division))
+    return _weighted_recall_sum(m, weights[m.span], zero_division)
 
 
-@takes_counts
-def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -> np.ndarray:
+@count_metric(
+    "recall",
+    prepare=functools.partial(_weights_per_matrix, sum_to_one=False),
+    label="weighted balanced accuracy",
+)
+def balanced_accuracy_weighted(
+    m: Counts, weights=None, *, zero_division: float = 0.0
+) -> np.ndarray:
     """Balanced accuracy weighted (Grandini et al. 2020, Sec. 3.1): the weighted mean of recalls.
 
     Parameters
@@ -167,41 +173,14 @@ def balanced_accuracy_weighted(C, weights=None, *, zero_division: float = 0.0) -
     >>> round(float(balanced_accuracy_weighted(C)), 4)  # frequency weights: the accuracy
     0.7115
     """
-    m = as_counts(C)
-    w = None
-    if weights is not None:
-        w = _per_matrix(check_weights(weights, m.n_classes, sum_to_one=False), m)
-    return run(m, balanced_accuracy_weighted_kernel(zero_division, w))
+    w = m.true / m.total[..., None] if weights is None else weights[m.span]
+    values, undefined = _weighted_recall_sum(m, w, zero_division)
+    return values / np.einsum("...k->...", w), undefined
 
 
-def balanced_accuracy_weighted_kernel(zero_division: float, w: np.ndarray | None = None) -> Kernel:
-    """:func:`balanced_accuracy_weighted` with the class weights ``w`` of each matrix of the
-    flattened stack (checked), or the class frequencies ``t_k / s`` when ``w`` is None."""
-
-    def compute(block: Counts) -> Partial:
-        wb = block.true / block.total[..., None] if w is None else w[block.span]
-        part = _weighted_recall_sum(block, wb, zero_division)
-        return part._replace(values=part.values / np.einsum("...k->...", wb))
-
-    return Kernel(compute, "recall", zero_division)
-
-
-def _per_matrix(w: np.ndarray, m: Counts) -> np.ndarray:
-    """Class weights ``(..., K)`` broadcast to one row per matrix of the flattened stack."""
-    shape = (*m.stack_shape, m.n_classes)
-    try:
-        return np.broadcast_to(w, shape).reshape(-1, m.n_classes)
-    except ValueError:
-        raise ValueError(
-            f"weights of shape {w.shape} do not broadcast to the stack's shape {shape}"
-        ) from None
-
-
-def _weighted_recall_sum(m: Counts, w: np.ndarray, zero_division: float) -> Partial:
-    """``sum_k w_k R_k``; a 0/0 recall is filled, and counted only where its weight is non-zero."""
+def _weighted_recall_sum(m: Counts, w: np.ndarray, zero_division: float):
+    """``sum_k w_k R_k``, and where a recall was 0/0 with a non-zero weight (a 0/0 recall is
+    filled, and counted only there)."""
     diag, true = m.by_true_class
     recalls, _ = divide(diag, true, zero_division)
-    relevant = (true == 0) & (w > 0)
-    return Partial(
-        np.einsum("...k->...", w * recalls), int(np.count_nonzero(relevant)), relevant.size
-    )
+    return np.einsum("...k->...", w * recalls), (true == 0) & (w > 0)

@@ -11,32 +11,25 @@ import math
 
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, run, takes_counts
+from ._marginals import Counts
+from ._metric import count_metric
 from ._undefined import divide
 
 
-def mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
-    """MCC from validated counts; returns the values and the number of 0/0 fills (internal).
-
-    The numerator ``c s - sum_k t_k p_k`` and the variances ``s^2 - sum_k p_k^2`` and
-    ``s^2 - sum_k t_k^2`` are exact integers (:mod:`cenmcc._exact`), each rounded once; the
-    result is within 3 units in the last place of the exact MCC. Computed once per block and
-    ``zero_division``, for every kernel that needs it (the MCC's and the tMCC's, say), and
-    read-only.
-    """
-    return m._once(("mcc", zero_division), lambda: _mcc_of(m, zero_division))
-
-
-def _mcc_of(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
+def _mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, np.ndarray]:
+    """The MCC of a block and where it is 0/0: the numerator ``c s - sum_k t_k p_k`` and the
+    variances ``s^2 - sum_k p_k^2`` and ``s^2 - sum_k t_k^2`` are exact integers
+    (:mod:`cenmcc._exact`), each rounded once; the result is within 3 units in the last place
+    of the exact MCC. Read-only: :func:`mcc` shares it with the tMCC."""
     undefined = m.exact.zero("var_pred") | m.exact.zero("var_true")
     with np.errstate(all="ignore"):  # the slow rows are replaced
         den = m.exact.term("var_pred") * m.exact.term("var_true")
-        values, n_undefined = divide(
+        values, undefined = divide(
             m.exact.term("numerator"), np.sqrt(den, out=den), zero_division, undefined
         )
     values = m.exact.override(values, exact_mcc)
     values.flags.writeable = False
-    return values, n_undefined
+    return values, undefined
 
 
 def exact_mcc(terms: dict) -> float | None:
@@ -45,8 +38,8 @@ def exact_mcc(terms: dict) -> float | None:
     return None if den == 0 else math.sqrt(num * num / den) * (1.0 if num >= 0 else -1.0)
 
 
-@takes_counts
-def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
+@count_metric("MCC", label="MCC", bounds=(-1.0, 1.0))
+def mcc(m: Counts, *, zero_division: float = 0.0) -> np.ndarray:
     """Matthews correlation coefficient for K classes (Gorodkin's R_K).
 
     Parameters
@@ -67,17 +60,14 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
 
     Notes
     -----
-    The simplified form of the MCC blog post (*Multiclass Matthew's Correlation Coefficient*),
-    also Grandini et al. (2020) Eq. (25). It equals the covariance ratio
+    Eq. (25), Grandini et al. 2020: the simplified form of the MCC blog post (*Multiclass
+    Matthew's Correlation Coefficient*). It equals the covariance ratio
     ``cov(X, Y) / sqrt(cov(X, X) cov(Y, Y))`` and the triple-sum form of Jurman et al. (2012)
     Eq. (2); :mod:`cenmcc.reference` transcribes both literally, and the tests check all three
     agree. For K = 2 it is the binary ``(TP TN - FP FN) / sqrt(...)``.
 
-    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (subnormal to the largest float). For all of them the
-    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
-    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
-    small integer multiples of one power of two, take a slower exact path in Python integers.
+    Accepted range and precision: see the package docstring (:mod:`cenmcc`); the sums are exact
+    integers (:mod:`cenmcc._exact`).
 
     Examples
     --------
@@ -86,16 +76,12 @@ def mcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> mcc([[[1, 0], [0, 1]], [[0, 1], [1, 0]]]).tolist()  # a stack of two matrices
     [1.0, -1.0]
     """
-    return run(C, mcc_kernel(zero_division))
+    # Once per block and zero_division, for the MCC and the tMCC of one evaluation.
+    return m._once(("mcc", zero_division), lambda: _mcc(m, zero_division))
 
 
-def mcc_kernel(zero_division: float) -> Kernel:
-    """:func:`mcc` of a block, 0/0 filled with ``zero_division``."""
-    return Kernel(lambda m: Partial(*mcc_of(m, zero_division), m.total.size), "MCC", zero_division)
-
-
-@takes_counts
-def expected_accuracy(C) -> np.ndarray:
+@count_metric()
+def expected_accuracy(m: Counts) -> np.ndarray:
     """Expected accuracy ``P_e``: the accuracy of a classifier that is independent of the truth.
 
     Parameters
@@ -110,34 +96,24 @@ def expected_accuracy(C) -> np.ndarray:
 
     Notes
     -----
-    Grandini et al. (2020), Eqs. (29)-(31) and (39). Never undefined.
+    Eqs. (29)-(31) and (39), Grandini et al. 2020. Never undefined.
 
-    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (subnormal to the largest float). For all of them the
-    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
-    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
-    small integer multiples of one power of two, take a slower exact path in Python integers.
+    Accepted range and precision: see the package docstring (:mod:`cenmcc`); the sums are exact
+    integers (:mod:`cenmcc._exact`).
 
     Examples
     --------
     >>> round(float(expected_accuracy([[45, 15], [25, 15]])), 2)  # Grandini et al., Fig. 11
     0.54
     """
-    return run(C, EXPECTED_ACCURACY)
-
-
-def _expected_accuracy(m: Counts) -> Partial:
     chance, square = m.exact.term("chance"), m.exact.term("square")
     with np.errstate(all="ignore"):  # the slow rows are replaced
         values = chance / square
-    return Partial(m.exact.override(values, lambda t: t["chance"] / t["square"]))
+    return m.exact.override(values, lambda t: t["chance"] / t["square"]), None
 
 
-EXPECTED_ACCURACY = Kernel(_expected_accuracy)
-
-
-@takes_counts
-def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
+@count_metric("Cohen's kappa", label="Cohen's kappa", bounds=(-1.0, 1.0))
+def cohen_kappa(m: Counts, *, zero_division: float = 0.0) -> np.ndarray:
     """Cohen's kappa for K classes: accuracy corrected for chance agreement.
 
     Parameters
@@ -156,33 +132,21 @@ def cohen_kappa(C, *, zero_division: float = 0.0) -> np.ndarray:
 
     Notes
     -----
-    Grandini et al. (2020), Eq. (40) (multi-class) and Eq. (28) (binary). Same numerator as
+    Eq. (40), Grandini et al. 2020 (multi-class; Eq. (28) for two classes). Same numerator as
     :func:`cenmcc.mcc`.
 
-    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (subnormal to the largest float). For all of them the
-    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
-    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
-    small integer multiples of one power of two, take a slower exact path in Python integers.
+    Accepted range and precision: see the package docstring (:mod:`cenmcc`); the sums are exact
+    integers (:mod:`cenmcc._exact`).
 
     Examples
     --------
     >>> round(float(cohen_kappa([[25, 35], [5, 35]])), 3)  # Grandini et al., Fig. 12 right
     0.259
     """
-    return run(C, cohen_kappa_kernel(zero_division))
-
-
-def cohen_kappa_kernel(zero_division: float) -> Kernel:
-    """:func:`cohen_kappa` of a block, 0/0 filled with ``zero_division``."""
-
-    def compute(m: Counts) -> Partial:
-        numerator, den = m.exact.term("numerator"), m.exact.term("kappa_den")
-        with np.errstate(all="ignore"):  # the slow rows are replaced
-            values, n_undefined = divide(numerator, den, zero_division, m.exact.zero("kappa_den"))
-        values = m.exact.override(
-            values, lambda t: t["numerator"] / t["kappa_den"] if t["kappa_den"] else None
-        )
-        return Partial(values, n_undefined, m.total.size)
-
-    return Kernel(compute, "Cohen's kappa", zero_division)
+    numerator, den = m.exact.term("numerator"), m.exact.term("kappa_den")
+    with np.errstate(all="ignore"):  # the slow rows are replaced
+        values, undefined = divide(numerator, den, zero_division, m.exact.zero("kappa_den"))
+    values = m.exact.override(
+        values, lambda t: t["numerator"] / t["kappa_den"] if t["kappa_den"] else None
+    )
+    return values, undefined

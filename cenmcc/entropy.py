@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import CLASSES_FIRST, Counts, Kernel, Partial, run, takes_counts
+from ._marginals import CLASSES_FIRST, Counts
+from ._metric import count_metric
 from ._undefined import divide
+from .families import BINARY_SYMMETRIC_CEN_MAX
 
 
 def _off_diagonal(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -71,14 +73,6 @@ def _log_quotient(f: np.ndarray, C: np.ndarray) -> np.ndarray:
 #: cell) then has a finite logarithm, which it multiplies by 0, while every other squared count
 #: is an integer of at least 1, which adding 2**-800 leaves unchanged.
 _EMPTY_CELL = 2.0**-800
-
-
-def cen_of(m: Counts) -> np.ndarray:
-    """CEN of validated counts (internal): ``sum_{j != k} C_jk ln(d_j d_k / C_jk^2)/(2 s ln b)``."""
-    cells = _weighted_cells_sum(m) if m.C.dtype.kind == "f" else _integer_cells_sum(m)
-    # 2 s ln(b) as s (2 ln b): the same bits, one temporary fewer
-    cells /= np.multiply(m.total, 2.0 * np.log(2.0 * (m.n_classes - 1)))
-    return cells
 
 
 def _integer_cells_sum(m: Counts) -> np.ndarray:
@@ -156,12 +150,8 @@ def _weighted_cells_sum(m: Counts) -> np.ndarray:
     return X.sum(axis=(-2, -1))  # pairwise summation over the K^2 contiguous cells
 
 
-#: CEN of each matrix of a block; never undefined.
-CEN = Kernel(lambda m: Partial(cen_of(m)))
-
-
-@takes_counts
-def cen(C) -> np.ndarray:
+@count_metric(label="CEN", greater_is_better=False, bounds=(0.0, BINARY_SYMMETRIC_CEN_MAX))
+def cen(m: Counts) -> np.ndarray:
     """Confusion Entropy of Wei et al. (2010): the weighted misclassification entropy.
 
     CEN is an entropy: lower is better, 0 is perfect classification.
@@ -181,14 +171,14 @@ def cen(C) -> np.ndarray:
 
     Notes
     -----
-    Eq. (1) of Jurman et al. (2012), after Wei et al. (2010), computed with one logarithm per
-    cell through the identity in the module docstring. A class with no samples (row and column
-    zero) has ``P_j = 0`` and contributes nothing, so CEN is never 0/0; a matrix with no samples
-    raises ``ValueError``.
+    Eq. (1), Jurman et al. 2012, after Wei et al. 2010, computed with one logarithm per cell
+    through the identity in the module docstring:
+    ``CEN = sum_{j != k} C_jk ln(d_j d_k / C_jk^2) / (2 s ln b)``. A class with no samples (row
+    and column zero) has ``P_j = 0`` and contributes nothing, so CEN is never 0/0; a matrix with
+    no samples raises ``ValueError``.
 
-    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (subnormal to the largest float); the result is within
-    1e-15 of the exact value, since every term of the sum is non-negative.
+    Accepted range and precision: see the package docstring (:mod:`cenmcc`); every term of the
+    sum is non-negative.
 
     Examples
     --------
@@ -197,11 +187,14 @@ def cen(C) -> np.ndarray:
     >>> cen([[[5, 0], [0, 5]], [[1, 1], [1, 1]]]).round(4).tolist()
     [0.0, 1.0]
     """
-    return run(C, CEN)
+    cells = _weighted_cells_sum(m) if m.C.dtype.kind == "f" else _integer_cells_sum(m)
+    # 2 s ln(b) as s (2 ln b): the same bits, one temporary fewer
+    cells /= np.multiply(m.total, 2.0 * np.log(2.0 * (m.n_classes - 1)))
+    return cells, None
 
 
-@takes_counts
-def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
+@count_metric("CEN_j of a class with no samples")
+def cen_per_class(m: Counts, *, zero_division: float = 0.0) -> np.ndarray:
     """Per-class confusion entropies ``CEN_j`` (lower is better, 0 is best).
 
     Parameters
@@ -220,7 +213,7 @@ def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
 
     Notes
     -----
-    Jurman et al. (2012), Eq. (1), after Wei et al. (2010). Per class,
+    Eq. (1), Jurman et al. 2012, after Wei et al. 2010. Per class,
     ``d_j ln(b) CEN_j = (d_j - 2 C_jj) ln d_j - sum_{k != j} (C_jk ln C_jk + C_kj ln C_kj)``.
 
     Examples
@@ -228,25 +221,14 @@ def cen_per_class(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> cen_per_class([[2, 1, 0], [0, 3, 0], [0, 0, 4]]).round(4).tolist()
     [0.2322, 0.2005, 0.0]
     """
-
-    return run(C, cen_per_class_kernel(zero_division))
-
-
-def cen_per_class_kernel(zero_division: float) -> Kernel:
-    """:func:`cen_per_class` of a block, 0/0 filled with ``zero_division``."""
-
-    def compute(m: Counts) -> Partial:
-        # Each class's row and column in the unit of that class (for float counts): CEN_j is a
-        # function of them alone, exact however far they are from the other classes' counts.
-        seen = m.by_class
-        d = seen.d.astype(np.float64, order="C")  # the layout of the counts, not of the cells
-        floating = m.C.dtype.kind == "f"
-        R, in_row = _off_diagonal(seen.rows)
-        Q, in_column = (R, in_row) if seen.columns is seen.rows else _off_diagonal(seen.columns)
-        rows = R * _log_ratio(R, in_row, floating, d[..., :, None])  # C_jk ln(d_j / C_jk)
-        columns = Q * _log_ratio(Q, in_column, floating, d[..., None, :])  # C_jk ln(d_k / C_jk)
-        numerator = rows.sum(axis=-1) + columns.sum(axis=-2)
-        values, undefined = divide(numerator, d * np.log(2.0 * (m.n_classes - 1)), zero_division)
-        return Partial(values, undefined, values.size)
-
-    return Kernel(compute, "CEN_j of a class with no samples", zero_division)
+    # Each class's row and column in the unit of that class (for float counts): CEN_j is a
+    # function of them alone, exact however far they are from the other classes' counts.
+    seen = m.by_class
+    d = seen.d.astype(np.float64, order="C")  # the layout of the counts, not of the cells
+    floating = m.C.dtype.kind == "f"
+    R, in_row = _off_diagonal(seen.rows)
+    Q, in_column = (R, in_row) if seen.columns is seen.rows else _off_diagonal(seen.columns)
+    rows = R * _log_ratio(R, in_row, floating, d[..., :, None])  # C_jk ln(d_j / C_jk)
+    columns = Q * _log_ratio(Q, in_column, floating, d[..., None, :])  # C_jk ln(d_k / C_jk)
+    numerator = rows.sum(axis=-1) + columns.sum(axis=-2)
+    return divide(numerator, d * np.log(2.0 * (m.n_classes - 1)), zero_division)

@@ -40,7 +40,7 @@ import numpy as np
 from ._marginals import Counts
 from ._undefined import divide, warn_undefined
 from ._validation import _first_index, as_array, check_integer, is_integer, is_real, real_array
-from .correlation import mcc_of
+from .correlation import mcc
 
 #: Where the maximum of the binary CEN over ``TP = TN = T``, ``FP = FN = F`` is: ``T/F = e/2 - 1``.
 #: Derived here (zero of the derivative of ``log2(2y)/y``, ``y = 1 + T/F``); the preprint says the
@@ -827,9 +827,7 @@ def eq3_first_line_journal(C, *, zero_division: float = 0.0) -> np.ndarray:
     """
     m = Counts(C)
     K = m.n_classes
-    values, n_undef = mcc_of(m, zero_division)
-    values = values.reshape(m.stack_shape)  # mcc_of gives one value per matrix, flattened
-    warn_undefined(n_undef, values.size, "MCC", zero_division)
+    values = mcc(m, zero_division=zero_division)
     wrong = m.total - m.correct  # exact for integer counts
     log_ratio = np.log(np.divide(m.total, wrong, out=np.ones(wrong.shape), where=wrong > 0))
     out = (1.0 - values) * (1.0 + log_ratio / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
@@ -874,10 +872,10 @@ def mcc_binary(TP, FN, FP, TN, *, zero_division: float = 0.0) -> np.ndarray:
     0.408
     """
     tp, fn, fp, tn = _binary_counts(TP, FN, FP, TN)
-    values, n_undef = divide(
+    values, undefined = divide(
         tp * tn - fp * fn, np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)), zero_division
     )
-    warn_undefined(n_undef, values.size, "MCC", zero_division)
+    warn_undefined(int(np.count_nonzero(undefined)), values.size, "MCC", zero_division)
     return values
 
 

@@ -14,54 +14,35 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, run, takes_counts
+from ._marginals import Counts
+from ._metric import count_metric
 from ._undefined import divide
 
 AVERAGES = (None, "micro", "macro", "weighted")
 
 
-def _precision(m: Counts) -> tuple[np.ndarray, np.ndarray]:
-    return m.by_predicted_class
+def _check_average(m: Counts, average, zero_division: float) -> dict:
+    if average not in AVERAGES:
+        raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
+    return {"average": average, "zero_division": zero_division}
 
 
-def _recall(m: Counts) -> tuple[np.ndarray, np.ndarray]:
-    return m.by_true_class
-
-
-def _f1(m: Counts) -> tuple[np.ndarray, np.ndarray]:
-    return 2 * m.by_class.diag, m.by_class.d
-
-
-#: The per-class ratio ``(numerator, denominator)`` of each score, by the name its warning uses.
-_RATIOS = {"precision": _precision, "recall": _recall, "F1": _f1}
-
-
-def ratio_kernel(what: str, average, zero_division: float) -> Kernel:
-    """Per-class precision, recall or F1 (``what``), averaged as asked; 0/0 filled and counted.
+def _averaged(m: Counts, num, den, average, zero_division: float):
+    """The per-class ratios ``num / den`` (``C_kk / p_k``, ``C_kk / t_k`` or the F1), averaged
+    as asked; 0/0 filled, and where (in a weighted average, only where ``t_k > 0``).
 
     Micro-averaging pools the counts: sum_k C_kk over sum_k p_k (or t_k, or both), which is the
     accuracy for single-label data.
     """
-    if average not in AVERAGES:
-        raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
-    ratio = _RATIOS[what]
-
-    def compute(m: Counts) -> Partial:
-        if average == "micro":
-            return Partial(m.correct / m.total)
-        num, den = ratio(m)
-        values, _ = divide(num, den, zero_division)
-        undefined = den == 0
-        if average == "macro":
-            averaged = np.einsum("...k->...", values) / m.n_classes
-        elif average == "weighted":  # by support t_k: a class without true samples weighs 0
-            averaged = np.einsum("...k,...k->...", values, m.true) / m.total
-            undefined &= m.true > 0
-        else:
-            averaged = values
-        return Partial(averaged, int(np.count_nonzero(undefined)), values.size)
-
-    return Kernel(compute, what, zero_division)
+    if average == "micro":
+        return m.correct / m.total, None
+    values, _ = divide(num, den, zero_division)
+    undefined = den == 0
+    if average == "macro":
+        return np.einsum("...k->...", values) / m.n_classes, undefined
+    if average == "weighted":  # by support t_k: a class without true samples weighs 0
+        return np.einsum("...k,...k->...", values, m.true) / m.total, undefined & (m.true > 0)
+    return values, undefined
 
 
 _PARAMETERS = """
@@ -80,19 +61,19 @@ _PARAMETERS = """
 """
 
 
-@takes_counts
-def precision(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return run(C, ratio_kernel("precision", average, zero_division))
+@count_metric("precision", prepare=_check_average)
+def precision(m: Counts, average=None, *, zero_division: float = 0.0) -> np.ndarray:
+    return _averaged(m, *m.by_predicted_class, average, zero_division)
 
 
-@takes_counts
-def recall(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return run(C, ratio_kernel("recall", average, zero_division))
+@count_metric("recall", prepare=_check_average)
+def recall(m: Counts, average=None, *, zero_division: float = 0.0) -> np.ndarray:
+    return _averaged(m, *m.by_true_class, average, zero_division)
 
 
-@takes_counts
-def f1_score(C, average=None, *, zero_division: float = 0.0) -> np.ndarray:
-    return run(C, ratio_kernel("F1", average, zero_division))
+@count_metric("F1", prepare=_check_average)
+def f1_score(m: Counts, average=None, *, zero_division: float = 0.0) -> np.ndarray:
+    return _averaged(m, 2 * m.by_class.diag, m.by_class.d, average, zero_division)
 
 
 precision.__doc__ = f"""Precision: the fraction of samples predicted as class k that are of class k.
@@ -104,7 +85,7 @@ precision.__doc__ = f"""Precision: the fraction of samples predicted as class k 
 
     Notes
     -----
-    Grandini et al. (2020), Eqs. (1), (12), (14), (17). 0/0 when class k is never predicted.
+    Eqs. (1), (12), (14), (17), Grandini et al. 2020. 0/0 when class k is never predicted.
 
     Examples
     --------
@@ -122,7 +103,7 @@ recall.__doc__ = f"""Recall: the fraction of the samples of class k that are pre
 
     Notes
     -----
-    Grandini et al. (2020), Eqs. (2), (13), (15), (18). 0/0 when class k has no true samples.
+    Eqs. (2), (13), (15), (18), Grandini et al. 2020. 0/0 when class k has no true samples.
 
     Examples
     --------
@@ -142,7 +123,7 @@ f1_score.__doc__ = f"""F1 score: the harmonic mean of precision and recall of ea
 
     Notes
     -----
-    Grandini et al. (2020), Eqs. (9), (19). ``2 C_kk / (t_k + p_k)`` equals ``2PR/(P+R)`` wherever
+    Eqs. (9), (19), Grandini et al. 2020. ``2 C_kk / (t_k + p_k)`` equals ``2PR/(P+R)`` wherever
     that is defined, and is 0/0 only for a class with neither true nor predicted samples.
 
     Examples
@@ -153,8 +134,8 @@ f1_score.__doc__ = f"""F1 score: the harmonic mean of precision and recall of ea
     """
 
 
-@takes_counts
-def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
+@count_metric("precision/recall/F1", label="F1 of macro averages")
+def f1_of_macro_averages(m: Counts, *, zero_division: float = 0.0) -> np.ndarray:
     """Harmonic mean of macro-precision and macro-recall ("macro F1" of the white paper).
 
     Parameters
@@ -172,7 +153,7 @@ def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
 
     Notes
     -----
-    Grandini et al. (2020), Eqs. (14)-(16) (Eq. (16) as printed has ``P^-1 + R^-1`` in the
+    Eqs. (14)-(16), Grandini et al. 2020 (Eq. (16) as printed has ``P^-1 + R^-1`` in the
     denominator, a typo for ``P + R``: the text calls it the harmonic mean); the blog tutorial's
     ``F1_macro``. Not the mean of per-class F1 scores: see :func:`f1_score`.
 
@@ -182,17 +163,8 @@ def f1_of_macro_averages(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> round(float(f1_of_macro_averages(C)), 4)
     0.8005
     """
-    return run(C, f1_of_macro_averages_kernel(zero_division))
-
-
-def f1_of_macro_averages_kernel(zero_division: float) -> Kernel:
-    """:func:`f1_of_macro_averages` of a block, every 0/0 filled with ``zero_division``."""
-
-    def compute(m: Counts) -> Partial:
-        prec, n_p = divide(*_precision(m), zero_division)
-        rec, n_r = divide(*_recall(m), zero_division)
-        p, r = prec.mean(axis=-1), rec.mean(axis=-1)
-        f1, n_f = divide(2 * p * r, p + r, zero_division)
-        return Partial(f1, n_p + n_r + n_f, prec.size + rec.size + f1.size)
-
-    return Kernel(compute, "precision/recall/F1", zero_division)
+    prec, undefined_p = divide(*m.by_predicted_class, zero_division)
+    rec, undefined_r = divide(*m.by_true_class, zero_division)
+    p, r = prec.mean(axis=-1), rec.mean(axis=-1)
+    f1, undefined_f = divide(2 * p * r, p + r, zero_division)
+    return f1, np.concatenate([undefined_p.ravel(), undefined_r.ravel(), undefined_f])

@@ -24,200 +24,52 @@ Examples
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import math
 import types
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from ._marginals import Kernel, as_counts, evaluate, takes_counts
-from ._undefined import warn_undefined
+from ._metric import Measure, as_counts, evaluate, metric_call, takes_counts
 from ._validation import as_array
-from .accuracy import (
-    ACCURACY,
-    BALANCED_ACCURACY,
-    accuracy,
-    balanced_accuracy,
-    balanced_accuracy_weighted,
-    balanced_accuracy_weighted_kernel,
-)
+from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted
 from .confusion import confusion_matrix
-from .correlation import cohen_kappa, cohen_kappa_kernel, mcc, mcc_kernel
-from .entropy import CEN, cen
+from .correlation import cohen_kappa, mcc
+from .entropy import cen
 from .exceptions import UndefinedMetricWarning
-from .families import BINARY_SYMMETRIC_CEN_MAX
-from .fscore import (
-    f1_of_macro_averages,
-    f1_of_macro_averages_kernel,
-    f1_score,
-    precision,
-    ratio_kernel,
-    recall,
-)
-from .tmcc import tmcc, tmcc_kernel
+from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .tmcc import tmcc
 
 
-@dataclasses.dataclass(frozen=True)
-class Measure:
-    """A named measure of confusion-matrix counts.
-
-    Parameters
-    ----------
-    name : str
-        The key: a stable, non-empty identifier (``"mcc"``).
-    function : callable
-        ``function(C)`` of counts ``C`` of shape ``(..., K, K)`` or a :class:`cenmcc.Counts`,
-        returning shape ``(...)``.
-    greater_is_better : bool
-        The direction of the values.
-    label : str, optional
-        A short display label (``"MCC"``, ``"macro F1"``); the name by default.
-    best : float, optional
-        The best value, within ``bounds``; by default the end of ``bounds`` in the direction
-        of ``greater_is_better``.
-    bounds : tuple of float, optional
-        ``(low, high)``, the range of the values (``inf`` allowed); unbounded by default.
-    kernel : cenmcc._marginals.Kernel, optional
-        ``function`` as a function of one block of the stack (the built-in measures have one):
-        :func:`measures` evaluates it on the blocks it shares with the other measures. Without
-        one, :func:`measures` calls ``function`` on the validated :class:`cenmcc.Counts`.
-
-    Raises
-    ------
-    TypeError, ValueError
-        For a field of the wrong type, an empty name, or ``best`` outside ``bounds``.
-
-    Examples
-    --------
-    >>> import cenmcc
-    >>> k_cen = Measure(
-    ...     "k_cen",
-    ...     lambda C: cenmcc.k_factor(3) * cenmcc.cen(C),
-    ...     False,
-    ...     "k·CEN",
-    ...     0.0,
-    ...     (0.0, math.inf),
-    ... )
-    >>> round(float(cenmcc.measures([[5, 1, 0], [2, 6, 1], [0, 1, 7]], [k_cen])["k_cen"]), 4)
-    0.4366
-    """
-
-    name: str
-    function: Callable
-    greater_is_better: bool
-    label: str = ""
-    best: float | None = None
-    bounds: tuple[float, float] = (-math.inf, math.inf)
-    kernel: Kernel | None = dataclasses.field(default=None, repr=False, compare=False)
-
-    def __post_init__(self):
-        for field, kind in (("name", str), ("label", str), ("greater_is_better", bool)):
-            if not isinstance(getattr(self, field), kind):
-                raise TypeError(
-                    f"Measure.{field} must be a {kind.__name__}, got {getattr(self, field)!r}"
-                )
-        if not self.name:
-            raise ValueError("Measure.name must not be empty")
-        if not self.label:
-            object.__setattr__(self, "label", self.name)
-        if self.best is None and isinstance(self.bounds, tuple | list) and len(self.bounds) == 2:
-            object.__setattr__(self, "best", self.bounds[1 if self.greater_is_better else 0])
-        if not callable(self.function):
-            raise TypeError(f"Measure.function must be callable, got {self.function!r}")
-        if self.kernel is not None and not isinstance(self.kernel, Kernel):
-            raise TypeError(f"Measure.kernel must be a Kernel or None, got {self.kernel!r}")
-        numbers = (self.best, *self.bounds) if isinstance(self.bounds, tuple | list) else ()
-        if len(numbers) != 3 or not all(map(_is_real, numbers)):
-            raise TypeError(
-                f"Measure.bounds must be two real numbers and best a real number, got "
-                f"{self.bounds!r} and {self.best!r}"
-            )
-        best, low, high = map(float, numbers)
-        if not low <= best <= high:
-            raise ValueError(f"Measure.best {best!r} must be within bounds {self.bounds!r}")
-        object.__setattr__(self, "bounds", (low, high))
-        object.__setattr__(self, "best", best)
+def _averaged(score, average: str, label: str) -> Measure:
+    """``score(C, average=average)`` of precision, recall or F1, named ``f1_macro`` say."""
+    name = f"{score.__name__.removesuffix('_score')}_{average}"
+    return Measure(name, functools.partial(score, average=average), True, label, 1.0, (0.0, 1.0))
 
 
-def _is_real(x) -> bool:
-    return isinstance(x, int | float | np.integer | np.floating) and not isinstance(x, bool)
-
-
-def _measure(name, function, kernel, label, *, higher=True, best=1.0, bounds=(0.0, 1.0)):
-    return Measure(name, function, higher, label, best, bounds, kernel)
-
-
-def _averaged(score, what: str, average: str, label: str) -> Measure:
-    """``score(C, average=average)`` of precision, recall or F1."""
-    return _measure(
-        f"{score.__name__.removesuffix('_score')}_{average}",
-        functools.partial(score, average=average),
-        ratio_kernel(what, average, 0.0),
-        label,
-    )
-
-
-#: Every scalar measure of counts, by name, in this order. ``expected_accuracy`` is left out:
-#: the accuracy of a classifier independent of the truth describes the class marginals, not a
-#: performance (no direction, no best value). Read-only.
+#: Every scalar measure of counts, by name, in this order: the metrics that declare their
+#: label, direction and bounds (:func:`cenmcc._metric.count_metric`), and the averages of the
+#: per-class scores. ``expected_accuracy`` is left out: the accuracy of a classifier
+#: independent of the truth describes the class marginals, not a performance (no direction, no
+#: best value). Read-only.
 MEASURES: Mapping[str, Measure] = types.MappingProxyType(
     {
         m.name: m
         for m in (
-            _measure(
-                "cen",
-                cen,
-                CEN,
-                "CEN",
-                higher=False,
-                best=0.0,
-                bounds=(0.0, BINARY_SYMMETRIC_CEN_MAX),
+            cen.measure,
+            mcc.measure,
+            tmcc.measure,
+            cohen_kappa.measure,
+            accuracy.measure,
+            balanced_accuracy.measure,
+            balanced_accuracy_weighted.measure,
+            *(
+                _averaged(score, average, f"{average} {label}")
+                for score, label in ((f1_score, "F1"), (precision, "precision"), (recall, "recall"))
+                for average in ("macro", "micro", "weighted")
             ),
-            _measure("mcc", mcc, mcc_kernel(0.0), "MCC", bounds=(-1.0, 1.0)),
-            _measure(
-                "tmcc",
-                tmcc,
-                tmcc_kernel(0.0),
-                "tMCC",
-                higher=False,
-                best=0.0,
-                bounds=(0.0, math.inf),
-            ),
-            _measure(
-                "cohen_kappa",
-                cohen_kappa,
-                cohen_kappa_kernel(0.0),
-                "Cohen's kappa",
-                bounds=(-1.0, 1.0),
-            ),
-            _measure("accuracy", accuracy, ACCURACY, "accuracy"),
-            _measure(
-                "balanced_accuracy", balanced_accuracy, BALANCED_ACCURACY, "balanced accuracy"
-            ),
-            _measure(
-                "balanced_accuracy_weighted",
-                balanced_accuracy_weighted,
-                balanced_accuracy_weighted_kernel(0.0),
-                "weighted balanced accuracy",
-            ),
-            _averaged(f1_score, "F1", "macro", "macro F1"),
-            _averaged(f1_score, "F1", "micro", "micro F1"),
-            _averaged(f1_score, "F1", "weighted", "weighted F1"),
-            _averaged(precision, "precision", "macro", "macro precision"),
-            _averaged(precision, "precision", "micro", "micro precision"),
-            _averaged(precision, "precision", "weighted", "weighted precision"),
-            _averaged(recall, "recall", "macro", "macro recall"),
-            _averaged(recall, "recall", "micro", "micro recall"),
-            _averaged(recall, "recall", "weighted", "weighted recall"),
-            _measure(
-                "f1_of_macro_averages",
-                f1_of_macro_averages,
-                f1_of_macro_averages_kernel(0.0),
-                "F1 of macro averages",
-            ),
+            f1_of_macro_averages.measure,
         )
     }
 )
@@ -258,11 +110,11 @@ def measures(C, names=None, *, count_undefined: bool = False):
     Notes
     -----
     Without ``count_undefined``, each measure warns as its function does: at most one
-    ``UndefinedMetricWarning`` per measure per call. A user :class:`Measure` without a kernel is
-    called once on the validated :class:`cenmcc.Counts`; with ``count_undefined=True``, the
-    ``UndefinedMetricWarning`` it emits is recorded and counted rather than shown (this
-    swaps the process's warning filters for the call, so do not count a kernel-less user
-    measure in several threads at once).
+    ``UndefinedMetricWarning`` per measure per call. A :class:`Measure` whose function is not a
+    metric of cenmcc (nor a ``functools.partial`` of one) is called once on the validated
+    :class:`cenmcc.Counts`; with ``count_undefined=True``, the ``UndefinedMetricWarning`` it
+    emits is recorded and counted rather than shown (this swaps the process's warning filters
+    for the call, so do not count such a measure in several threads at once).
 
     Examples
     --------
@@ -274,21 +126,23 @@ def measures(C, names=None, *, count_undefined: bool = False):
     """
     chosen = _chosen(names)
     m = as_counts(C)
-    blocked = [x for x in chosen if x.kernel is not None]
-    results = dict(
-        zip((x.name for x in blocked), evaluate(m, [x.kernel for x in blocked]), strict=True)
-    )
+    blockwise = {x.name: metric_call(x.function) for x in chosen}
+    blockwise = {name: call for name, call in blockwise.items() if call is not None}
+    results = dict(zip(blockwise, evaluate(m, list(blockwise.values())), strict=True))
     values, undefined = {}, {}
     for measure in chosen:
-        if measure.kernel is None:
+        if measure.name in results:
+            result = results[measure.name]
+            if not count_undefined:
+                result.warn()
+            values[measure.name], undefined[measure.name] = result.values, result.undefined
+        else:
             values[measure.name], undefined[measure.name] = _call(measure, m, count_undefined)
-            continue
-        result = results[measure.name]
-        if not count_undefined:
-            warn_undefined(
-                result.undefined, result.checked, measure.kernel.what, measure.kernel.fill
+        if np.shape(values[measure.name]) != m.stack_shape:
+            raise ValueError(
+                f"measure {measure.name!r} returned shape {np.shape(values[measure.name])}; a "
+                f"measure returns one value per matrix, shape {m.stack_shape}"
             )
-        values[measure.name], undefined[measure.name] = result.values, result.undefined
     return (values, undefined) if count_undefined else values
 
 
@@ -357,7 +211,7 @@ def _chosen(names) -> list[Measure]:
 
 
 def _call(measure: Measure, m, count_undefined: bool) -> tuple[np.ndarray, int]:
-    """A kernel-less measure's values on the validated counts, and its counted 0/0 values."""
+    """A user's measure's values on the validated counts, and its counted 0/0 values."""
     if count_undefined:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UndefinedMetricWarning)
@@ -371,9 +225,4 @@ def _call(measure: Measure, m, count_undefined: bool) -> tuple[np.ndarray, int]:
     else:
         values, n_undefined = measure.function(m), 0
     values = as_array(values, name=f"the values of measure {measure.name!r}")
-    if values.shape != m.stack_shape:
-        raise ValueError(
-            f"measure {measure.name!r} returned shape {values.shape}; a measure returns one "
-            f"value per matrix, shape {m.stack_shape}"
-        )
     return values[()] if values.ndim == 0 else values, n_undefined

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._marginals import Counts, Kernel, Partial, run, takes_counts
+from ._marginals import Counts
+from ._metric import count_metric
 from ._validation import as_array, check_real, is_real
-from .correlation import exact_mcc, mcc_of
+from .correlation import exact_mcc, mcc
 
 #: ``(a, b, c)`` of ``k(K) = a (1 + b / ln K + c / ln^2 K)``, printed with Eq. (3) of Jurman &
 #: Furlanello (2010) and Jurman, Riccadonna & Furlanello (2012).
@@ -49,8 +50,8 @@ def k_factor(K, a: float = K_PAPER[0], b: float = K_PAPER[1], c: float = K_PAPER
     return a * (1.0 + b / ln + c / ln**2)
 
 
-@takes_counts
-def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
+@count_metric("MCC", label="tMCC", greater_is_better=False, bounds=(0.0, np.inf))
+def tmcc(m: Counts, *, zero_division: float = 0.0) -> np.ndarray:
     """Transformed MCC: the right member of Eq. (3) without the ``1/k`` factor, so tMCC ≈ k·CEN.
 
     Lower is better, like CEN; 0 for perfect classification.
@@ -70,7 +71,7 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
 
     Notes
     -----
-    Jurman & Furlanello (2010) and Jurman, Riccadonna & Furlanello (2012), Eq. (3)::
+    Eq. (3), Jurman & Furlanello 2010 and Jurman, Riccadonna & Furlanello 2012::
 
         CEN ≈ (1/k) (1 - MCC) (1 + log_{2N-2}(sum_ij C_ij / X)) (1 - 1/N)
             = (1/k) (1 - MCC) (1 - log_{2N-2}(1 - ACC)) (1 - 1/N)
@@ -80,11 +81,8 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     computes. For the matrices ``B(T, F)`` (T on the diagonal, F elsewhere) the relation is
     exact with k = 1.
 
-    Accepted range and precision: integer counts with every cell at most ``(2**63 - 1) / K^2``,
-    and any finite non-negative float counts (subnormal to the largest float). For all of them the
-    result is within 1e-15 of the exact value of the formula (relative above 1): the sums are
-    exact integers (:mod:`cenmcc._exact`). Totals above 2**31, and float counts that are not
-    small integer multiples of one power of two, take a slower exact path in Python integers.
+    Accepted range and precision: see the package docstring (:mod:`cenmcc`); the sums are exact
+    integers (:mod:`cenmcc._exact`).
 
     Examples
     --------
@@ -93,42 +91,33 @@ def tmcc(C, *, zero_division: float = 0.0) -> np.ndarray:
     >>> bool(abs(tmcc(C) - cen(C)) < 1e-12)
     True
     """
-    return run(C, tmcc_kernel(zero_division))
-
-
-def tmcc_kernel(zero_division: float) -> Kernel:
-    """:func:`tmcc` of a block, a 0/0 MCC filled with ``zero_division``."""
-    return Kernel(lambda m: _tmcc(m, zero_division), "MCC", zero_division)
-
-
-def _tmcc(m: Counts, zero_division: float) -> Partial:
     K = m.n_classes
     one_minus, undefined = _one_minus_mcc(m, zero_division)
     log_error, perfect = m.exact.log_error_rate()  # ln(1 - ACC)
     out = one_minus * (1.0 - log_error / np.log(2.0 * K - 2.0)) * (1.0 - 1.0 / K)
-    return Partial(np.where(perfect, 0.0, out), undefined, out.size)
+    return np.where(perfect, 0.0, out), undefined
 
 
-def _one_minus_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, int]:
+def _one_minus_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, np.ndarray]:
     """``1 - MCC`` to a few units in the last place, also where the MCC is close to 1.
 
-    With ``D = sqrt(V_p V_t)`` (the MCC's denominator, :func:`cenmcc.correlation.mcc_of`) and
+    With ``D = sqrt(V_p V_t)`` (the MCC's denominator, :func:`cenmcc.mcc`) and
     ``N`` its numerator, ``1 - MCC = (D - N) / D`` and ``D - N = A - B``, where
     ``A = (V_p + V_t)/2 - N = s (s - c) - sum_k (p_k - t_k)^2 / 2`` is an exact integer and
     ``B = (V_p + V_t)/2 - D = (V_p - V_t)^2 / (2 (sqrt V_p + sqrt V_t)^2) >= 0``. Where
     MCC > 1/2, ``B <= (D - N)/2`` (because ``N <= min(V_p, V_t)``), so ``A - B`` does not
     cancel; elsewhere ``1 - MCC`` itself does not.
     """
-    mcc, undefined = mcc_of(m, zero_division)
+    mcc_, undefined = mcc.definition.compute(m, zero_division=zero_division)
     var_pred, var_true = m.exact.term("var_pred"), m.exact.term("var_true")
     spread, difference = m.exact.term("spread"), m.exact.term("var_difference")
     root_pred, root_true = np.sqrt(var_pred), np.sqrt(var_true)
-    near_one = mcc > 0.5  # 0/0 fills included: their A and B are 0/0 too, so they are excluded
+    near_one = mcc_ > 0.5  # 0/0 fills included: their A and B are 0/0 too, so they are excluded
     near_one &= root_pred * root_true > 0
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         b = 0.5 * np.square(difference / (root_pred + root_true))
         accurate = (spread - b) / (root_pred * root_true)
-    values = np.where(near_one, accurate, 1.0 - mcc)
+    values = np.where(near_one, accurate, 1.0 - mcc_)
     return m.exact.override(values, _exact_one_minus_mcc), undefined
 
 

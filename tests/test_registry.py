@@ -1,5 +1,6 @@
 """MEASURES, measures() and from_labels(): named measures, several at once, and label input."""
 
+import functools
 import inspect
 import math
 import pickle
@@ -10,7 +11,7 @@ import pytest
 
 import cenmcc
 from cenmcc import correlation
-from cenmcc._marginals import Kernel, Partial
+from cenmcc._metric import count_metric
 
 REQUIRED = ["cen", "mcc", "cohen_kappa", "accuracy", "balanced_accuracy", "tmcc", "f1_macro"]
 
@@ -132,11 +133,12 @@ def test_every_measure_sees_the_same_blocks(stack, tiny_blocks):
     seen = {"a": [], "b": []}
 
     def spy(key):
+        @count_metric()
         def compute(block):
             seen[key].append(block)
-            return Partial(block.correct / block.total)
+            return block.correct / block.total, None
 
-        return cenmcc.Measure(key, cenmcc.accuracy, True, key, 1.0, (0.0, 1.0), Kernel(compute))
+        return cenmcc.Measure(key, compute, True, key, 1.0, (0.0, 1.0))
 
     values = cenmcc.measures(stack["int"], [spy("a"), "cen", spy("b")])
     assert len(seen["a"]) > 10
@@ -149,13 +151,13 @@ def test_mcc_and_tmcc_share_each_blocks_mcc(stack, tiny_blocks, monkeypatch):
     """The tMCC is computed from the MCC: asked for together, each block's MCC is computed once,
     and both keep the bits they have alone."""
     blocks = []
-    compute = correlation._mcc_of
+    compute = correlation._mcc
 
     def counted(m, zero_division):
         blocks.append(m)
         return compute(m, zero_division)
 
-    monkeypatch.setattr(correlation, "_mcc_of", counted)
+    monkeypatch.setattr(correlation, "_mcc", counted)
     values, undefined = cenmcc.measures(stack["int"], ["mcc", "tmcc"], count_undefined=True)
     shared = len(blocks)
     assert shared > 10
@@ -321,3 +323,28 @@ def test_a_users_measure_needs_only_a_name_a_function_and_a_direction():
     assert (m.label, m.bounds, m.best) == ("half_accuracy", (-math.inf, math.inf), math.inf)
     bounded = cenmcc.Measure("error", lambda C: 1 - cenmcc.accuracy(C), False, bounds=(0, 1))
     assert bounded.best == 0.0
+
+
+def test_a_named_measure_is_its_public_function():
+    """Each metric declares its measure once: MEASURES holds the public function itself, or a
+    partial of it for the averages."""
+    for name, m in cenmcc.MEASURES.items():
+        function = getattr(m.function, "func", m.function)
+        assert function is getattr(cenmcc, function.__name__)
+        if function is m.function:
+            assert (name, function.measure) == (function.__name__, m)
+    assert cenmcc.precision.measure is None  # per class: named only through its averages
+
+
+def test_a_partial_of_a_metric_is_evaluated_with_the_named_measures(stack, tiny_blocks):
+    mine = cenmcc.Measure("mine", functools.partial(cenmcc.f1_score, average="macro"), True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values, undefined = cenmcc.measures(stack["int"], [mine, "f1_macro"], count_undefined=True)
+    np.testing.assert_array_equal(values["mine"], values["f1_macro"], strict=True)
+    assert undefined["mine"] == undefined["f1_macro"] > 0
+    with pytest.raises(ValueError, match="average must be one of"):
+        cenmcc.measures(
+            stack["int"],
+            [cenmcc.Measure("bad", functools.partial(cenmcc.recall, average="mean"), True)],
+        )

@@ -24,6 +24,17 @@ def test_weights_are_checked():
     with pytest.raises(ValueError, match="positive sum"):
         cenmcc.balanced_accuracy_weighted(C, [0.0, 0.0])
     assert cenmcc.weighted_accuracy(C, [0.5 + 5e-9, 0.5]) == pytest.approx(0.75)
+    with pytest.raises(TypeError, match="weights must hold real numbers"):
+        cenmcc.weighted_accuracy(C, None)  # only balanced_accuracy_weighted has a default
+
+
+def test_arguments_are_named_in_errors():
+    with pytest.raises(
+        TypeError, match="mcc\\(\\) got an unexpected keyword argument 'zero_divison'"
+    ):
+        cenmcc.mcc([[1, 0], [0, 1]], zero_divison=1.0)
+    with pytest.raises(TypeError, match="weighted_accuracy\\(\\) missing a required argument"):
+        cenmcc.weighted_accuracy([[1, 0], [0, 1]])
 
 
 def test_average_is_checked():
@@ -165,7 +176,7 @@ def test_a_counts_object_is_validated_once_and_shared(zoo):
         for fn in (cenmcc.cen, cenmcc.mcc, cenmcc.accuracy, cenmcc.tmcc, cenmcc.cohen_kappa):
             np.testing.assert_array_equal(fn(m), fn(C))
         np.testing.assert_array_equal(cenmcc.f1_score(m, "macro"), cenmcc.f1_score(C, "macro"))
-    assert cenmcc._marginals.as_counts(m) is m
+    assert cenmcc._metric.as_counts(m) is m
     empty = cenmcc.Counts(np.zeros((2, 3, 3)))  # checked when a metric first needs the totals
     with pytest.raises(ValueError, match=r"no samples .* at stack index \(0,\)"):
         cenmcc.accuracy(empty)

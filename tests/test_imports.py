@@ -1,0 +1,138 @@
+"""No import circles in cenmcc: the graph of which module imports which, read with ``ast``.
+
+Every ``import`` and ``from ... import`` of a cenmcc module counts, at module level and inside
+functions alike (an import inside a function is for an optional dependency, not to hide a
+cycle). ``from . import x`` counts as importing the module ``x`` when ``x`` is one, else the
+package; importing ``a.b`` also runs the package ``a``'s ``__init__``, but that edge is left
+out, as it says nothing about how the modules depend on each other.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import cenmcc
+
+PACKAGE = Path(cenmcc.__file__).parent
+
+#: Circles known today, each as its modules in order; only these may remain.
+EXPECTED = {
+    # issue 37: to be removed
+    ("cenmcc.simulation.cluster", "cenmcc.simulation.parallel"),
+    # issue 37: to be removed
+    ("cenmcc.simulation.pairs", "cenmcc.simulation.resources"),
+}
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the cenmcc package by its dotted name."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict) -> set[str]:
+    """The cenmcc modules that the module ``name`` imports, anywhere in its code."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            base = base[: len(base) - node.level + 1] if node.level else []
+            source = ".".join(base + ([node.module] if node.module else []))
+            # "from p import x": the module p.x if there is one, else p itself.
+            targets = [
+                f"{source}.{alias.name}" if f"{source}.{alias.name}" in known else source
+                for alias in node.names
+            ]
+        else:
+            continue
+        out.update(t for t in targets if t in known and t != name)
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports(name, path, known) for name, path in known.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[tuple[str, ...]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(tuple(sorted(component)))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_graph_sees_every_kind_of_import():
+    edges = graph()
+    assert "cenmcc.simulation" in edges
+    assert "cenmcc._marginals" in edges["cenmcc"]  # from ._marginals import Counts
+    assert "cenmcc.families" in edges["cenmcc"]  # from . import families
+    assert "cenmcc" in edges["cenmcc.simulation.measures"]  # import cenmcc
+    assert "cenmcc.simulation.validation" in edges["cenmcc.simulation.command"]  # in a function
+
+
+def path_around(component: tuple[str, ...], edges: dict[str, set[str]]) -> str:
+    """One circle through the first module of ``component``: ``a -> b -> a``."""
+    start = component[0]
+    came_from, frontier = {}, [start]
+    while frontier:
+        v = frontier.pop(0)
+        for w in sorted(edges[v] & set(component)):
+            if w == start:
+                path = [v]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return " -> ".join([start, *reversed(path[:-1]), start])
+            if w not in came_from:
+                came_from[w] = v
+                frontier.append(w)
+    raise AssertionError(f"{component} is not a circle")
+
+
+def test_cycles_are_found_and_shown():
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(edges) == [("a", "b", "c")]
+    assert path_around(("a", "b", "c"), edges) == "a -> b -> c -> a"
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_cenmcc_has_no_import_circle():
+    edges = graph()
+    found = set(cycles(edges))
+    new = sorted(found - EXPECTED)
+    assert not new, "import circles in cenmcc: " + "; ".join(path_around(c, edges) for c in new)
+    gone = EXPECTED - found
+    if gone:
+        pytest.fail(f"remove the mended circles {sorted(gone)} from EXPECTED")
