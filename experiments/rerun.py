@@ -96,7 +96,7 @@ def compare(files: Mapping[str, tuple[bytes, bytes]]) -> str:
     parts = []
     if claims is not None:
         parts.append(
-            f"verdicts of {len(changed)} claims changed ({'; '.join(changed)})"
+            f"verdict changed for {len(changed)} of {claims} claims ({'; '.join(changed)})"
             if changed
             else f"the same {claims} claims and verdicts"
         )
@@ -111,7 +111,7 @@ def compare(files: Mapping[str, tuple[bytes, bytes]]) -> str:
     return (
         "rerun matches the committed results: "
         + "".join(p + ", and " for p in parts)
-        + f"every stored number and figure identical ({len(files)} files)"
+        + f"every stored number and figure identical ({len(files)} files compared)"
     )
 
 
