@@ -15,6 +15,7 @@ import pytest
 from scipy.stats import norm
 
 import cenmcc
+from cenmcc.simulation.outputs import to_jsonable
 from experiments import __main__ as experiments_main
 from experiments.registry import EXPERIMENTS
 from paper_checks import freshness, report, summaries
@@ -185,7 +186,7 @@ def test_readme_report_results_and_registry_agree():
     data = json.loads(report.RESULTS.read_text())
     assert [r["id"] for r in data["records"]] == [r.id for r in REGISTRY]
     for saved, record in zip(data["records"], REGISTRY, strict=True):
-        recorded = list(record.measured) if isinstance(record.measured, tuple) else record.measured
+        recorded = to_jsonable(record.measured)  # as results.json stores it
         assert (saved["recorded_verdict"], saved["recorded_measured"]) == (
             record.verdict,
             recorded,
