@@ -46,6 +46,7 @@ from cenmcc.simulation.signals import Interrupted, interrupts_raise, report
 
 from .paths import FIGURES, REPO_ROOT
 from .registry import EXPERIMENTS, TIMING, Computed
+from .rerun import rerun_line
 
 PROG = "python -m experiments"
 
@@ -242,14 +243,38 @@ def run_checks(out: Path | None) -> int:
         raise
 
 
+def written_files(steps, out: Path | None) -> list[tuple[Path, str]]:
+    """Each file ``all`` wrote, with the path of its committed counterpart in the clone.
+
+    With ``--out``, ``<out>/<folder>/<name>`` stands for ``figures/<folder>/<name>`` and
+    ``<out>/paper_checks/<name>`` for ``paper_checks/<name>``; without it, every file is its own
+    counterpart, the README included.
+    """
+    report = out / "paper_checks" if out else REPO_ROOT / "paper_checks"
+    names = ["REPORT.md", "results.json"]
+    pairs = [(report / name, f"paper_checks/{name}") for name in names]
+    if out is None:
+        pairs.append((REPO_ROOT / "README.md", "README.md"))
+    for step, _ in steps:
+        folder = destination(step)
+        pairs += [
+            (path, f"figures/{step.experiment.folder}/{path.relative_to(folder).as_posix()}")
+            for path in sorted(folder.rglob("*"))
+            if path.is_file()
+        ]
+    return pairs
+
+
 def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Run every experiment ``all`` runs, then the paper checks; the first failing status.
 
     With ``--out``, every output (figures, summaries and the checks' report) goes under it
-    instead of ``figures/`` and ``paper_checks/``.
+    instead of ``figures/`` and ``paper_checks/``. The last line says whether the run matches
+    the committed results (:func:`experiments.rerun.rerun_line`).
     """
     start = time.perf_counter()
-    for step, argv in planned_steps(parser, args):
+    steps = planned_steps(parser, args)
+    for step, argv in steps:
         print(f"== {step.command}", flush=True)
         status = run_command(step, argv)
         if status:
@@ -261,6 +286,7 @@ def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         f"all done in {time.perf_counter() - start:.1f} s; figures and summaries in "
         f"{args.out or FIGURES}, claim-by-claim report in {report / 'REPORT.md'}"
     )
+    print(rerun_line(written_files(steps, args.out)))
     return status
 
 

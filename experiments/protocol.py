@@ -39,7 +39,13 @@ from cenmcc.simulation.cli import (
     positive_int,
 )
 from cenmcc.simulation.engine import run as run_simulation
-from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
+from cenmcc.simulation.outputs import (
+    markdown_table,
+    save_figure,
+    stored_table,
+    write_atomic,
+    write_table,
+)
 
 from . import random_matrices
 from .random_matrices import PRINTED, Config, papers_summary
@@ -732,7 +738,7 @@ def write_outputs(table: pd.DataFrame, summary: dict, out) -> None:
         ]
     )
     write_atomic(out / "readings.md", lambda tmp: tmp.write_text(text + "\n"))
-    fig = plot(table)
+    fig = plot(stored_table(table))  # the values readings.csv holds: the same vectors anywhere
     for suffix in (".png", ".pdf"):
         save_figure(fig, out / f"protocol{suffix}")
     plotting.close(fig)

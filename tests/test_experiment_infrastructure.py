@@ -1,5 +1,6 @@
-"""The shared machinery of the experiments: parallel map, atomic outputs."""
+"""The shared machinery of the experiments: parallel map, atomic outputs, the rerun check."""
 
+import json
 import os
 import signal
 import stat
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from cenmcc.simulation import outputs, parallel
+from experiments import rerun
 
 
 def _fail_on_three(task):
@@ -98,3 +100,56 @@ def test_closing_the_generator_early_stops_the_workers():
         time.sleep(0.05)
     else:
         pytest.fail(f"worker {pid} still runs after the generator was closed")
+
+
+def _results(verdicts):
+    return json.dumps(
+        {"records": [{"id": i, "verdict": v} for i, v in verdicts.items()]}, indent=2
+    ).encode()
+
+
+def test_rerun_comparison_detects_a_changed_verdict():
+    committed = _results({"a": "reproduced", "b": "differs"})
+    files = {"paper_checks/results.json": (committed, _results({"a": "differs", "b": "differs"}))}
+    line = rerun.compare(files)
+    assert line.startswith("rerun differs from the committed results: verdict changed for 1 of")
+    assert "a: reproduced -> differs" in line
+    assert rerun.compare({"paper_checks/results.json": (committed, committed)}) == (
+        "rerun matches the committed results: the same 2 claims and verdicts, and every stored "
+        "number and figure identical (1 files compared)"
+    )
+
+
+def test_rerun_comparison_detects_a_changed_ninth_digit():
+    summary = {"r": 0.123456789, "n": 3}
+    changed = summary | {"r": 0.123456788}
+    files = {
+        "figures/x/summary.json": tuple(
+            json.dumps(outputs.to_jsonable(s)).encode() for s in (summary, changed)
+        ),
+        "figures/x/figure.pdf": (b"%PDF-1", b"%PDF-1"),
+    }
+    line = rerun.compare(files)
+    assert line.startswith("rerun differs from the committed results: largest relative")
+    assert "8.1e-09 (figures/x/summary.json)" in line
+    files["figures/x/figure.pdf"] = (b"%PDF-1", b"%PDF-2")
+    assert "figures differ in figures/x/figure.pdf" in rerun.compare(files)
+    files = {"figures/x/t.csv": (b"a,1.5\n", b"b,1.5\n")}
+    assert rerun.compare(files).endswith("text differs in figures/x/t.csv")
+
+
+def test_a_changed_14th_digit_is_not_stored_so_the_rerun_matches():
+    here, there = 0.12345678901234, 0.12345678901235
+    files = {
+        "figures/x/summary.json": tuple(
+            json.dumps(outputs.to_jsonable({"r": v})).encode() for v in (here, there)
+        )
+    }
+    assert rerun.compare(files).startswith("rerun matches the committed results: every stored")
+
+
+def test_rerun_line_outside_a_git_clone_has_nothing_to_compare(tmp_path):
+    written = tmp_path / "summary.json"
+    written.write_text("{}")
+    line = rerun.rerun_line([(written, "figures/x/summary.json")], root=tmp_path)
+    assert line.startswith("rerun: no committed results to compare")

@@ -402,3 +402,11 @@ def test_checks_without_test_power_are_labelled_in_the_report(tmp_path):
     assert report.weak_line([_record()]) == ""
     with pytest.raises(ValueError, match="kind must be one of"):
         _record(kind="theorem")
+
+
+def test_a_gap_that_is_rounding_is_reported_as_its_bound_the_same_on_every_processor():
+    from paper_checks import tutorial
+
+    # Two processors' gaps between the rebuilt and R's iris posteriors (measured: 5.1e-14, 2e-14).
+    assert tutorial._rounding_gap(5.1e-14) == tutorial._rounding_gap(2e-14) == "less than 1e-12"
+    assert tutorial._rounding_gap(3e-6) == "at most 3.0e-06"

@@ -248,3 +248,28 @@ def test_paper_checks_records_as_recorded(record):
     outcome = evaluate(record)
     assert outcome.verdict == record.verdict
     assert outcome.as_recorded
+
+
+def test_the_figure_draws_the_stored_values_the_same_on_every_processor(tmp_path):
+    from cenmcc.simulation.outputs import stored_table
+
+    se = dict.fromkeys(protocol.STATISTICS, 1e-4)
+    stats = {name: t.value for name, t in protocol.TARGETS.items()} | {"pearson_cen_mcc": -0.97}
+    names = [f"r{i}" for i in range(12)]
+    rows = protocol.distances(stats, se, n=200_000)
+    table = pd.DataFrame([{"reading": name} | row for name in names for row in rows])
+    shown = table["statistic"].isin(protocol.TARGETS)
+    # distances whose 11th and 12th digits are 12: 3e-10 more stores the same 10 digits
+    values = [1.23456789012, -2.34567890123, 4.56789012312, -12.3456789012]
+    table.loc[shown, "distance"] = np.resize(values, shown.sum())
+    changed = table.assign(distance=table["distance"] + 3e-10)  # another processor's bits
+    assert stored_table(changed).equals(stored_table(table))
+    reading = {"description": "d", "reproduced": 1, "max_abs_distance": 2.0}
+    readings = dict.fromkeys(names, reading)
+    summary = {"n_matrices": 10, "seed": 0, "verdict": "v", "readings": readings}
+    pdfs = []
+    for i, run in enumerate((table, changed)):
+        (tmp_path / str(i)).mkdir()
+        protocol.write_outputs(run, summary, tmp_path / str(i))
+        pdfs.append((tmp_path / str(i) / "protocol.pdf").read_bytes())
+    assert pdfs[0] == pdfs[1]

@@ -20,6 +20,43 @@ def test_first_screen_has_two_commands():
     assert README.index("```bash") < 1500  # on the first screen
 
 
+def _requirement_names(requirements, extras, project):
+    """The distributions ``requirements`` name, following this project's own extras."""
+    names = set()
+    for requirement in requirements:
+        name = re.match(r"[A-Za-z0-9._-]+", requirement).group(0).lower()
+        if name != project["name"]:
+            names.add(name)
+            continue
+        for extra in re.search(r"\[(.*)\]", requirement).group(1).split(","):
+            names |= _requirement_names(extras[extra.strip()], extras, project)
+    return names
+
+
+def test_the_reproduction_installs_the_locked_versions():
+    import tomllib
+
+    main_job = readme_commands()[0]
+    assert main_job.startswith(
+        'python3 -m venv .venv && .venv/bin/pip install -r experiments.lock -e ".[experiments]"'
+    )
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    needed = _requirement_names(
+        [*project["dependencies"], "cenmcc[experiments]"], project["optional-dependencies"], project
+    )
+    lines = [
+        line
+        for line in (ROOT / "experiments.lock").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    pinned = {}
+    for line in lines:
+        name, version = re.fullmatch(r"([A-Za-z0-9._-]+)==([0-9][0-9A-Za-z.+]*)", line).groups()
+        pinned[name.lower()] = version
+    assert needed <= pinned.keys(), needed - pinned.keys()
+    assert all(">=" in d for d in project["dependencies"])  # pip install cenmcc keeps ranges
+
+
 def test_the_first_screen_says_which_claims_need_r_and_how_to_install_it():
     from paper_checks.registry import REGISTRY
 

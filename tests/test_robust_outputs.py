@@ -248,6 +248,37 @@ def test_compressed_tables_carry_no_date_or_name(tmp_path):
     assert gzip.decompress(first).decode() == table.to_csv(index=False)
 
 
+def test_a_float_that_differs_beyond_the_stored_digits_writes_the_same_bytes(tmp_path):
+    # Two processors' results for one statistic: they differ in the 16th significant digit.
+    here, there = 0.9949348814528318, 0.9949348814528316
+    written = []
+    for i, value in enumerate((here, there)):
+        summary = {"r": np.float64(value), "ci": [value, -value], "n": 5, "nan": float("nan")}
+        table = pd.DataFrame({"reading": ["a"], "r": [value], "mixed": [value]}).astype(
+            {"mixed": object}
+        )
+        json_text = outputs.write_json(tmp_path / f"{i}.json", summary).read_bytes()
+        csv_text = outputs.write_table(tmp_path / f"{i}.csv", table).read_bytes()
+        written.append((json_text, csv_text))
+    assert written[0] == written[1]
+    stored = f"{here:.{outputs.SIGNIFICANT_DIGITS}g}"
+    assert json.loads(written[0][0]) == {
+        "r": float(stored),
+        "ci": [float(stored), -float(stored)],
+        "n": 5,
+        "nan": "nan",
+    }
+    assert written[0][1].decode() == f"reading,r,mixed\na,{stored},{stored}\n"
+
+
+def test_a_difference_within_the_stored_digits_is_kept():
+    value = 0.1234567891
+    changed = value + 1e-10  # the 10th significant digit
+    assert outputs.stored(value) != outputs.stored(changed)
+    assert outputs.stored(1e-300) == 1e-300  # significant digits, not decimals
+    assert outputs.stored(-2.5) == -2.5
+
+
 def test_require_memory_names_the_argument_and_both_figures():
     available = resources.available_bytes()
     resources.require_memory(available // 2, "--n 10")

@@ -124,11 +124,40 @@ def write_atomic_all(writes: Mapping[Path, str | Callable[[Path], None]]) -> lis
     return list(temporaries)
 
 
+#: Significant digits of every float a run stores (JSON, CSV): the digits a rerun on another
+#: processor reproduces. NumPy picks its SIMD kernels (``exp``, ``log``, sums) by processor, so
+#: the same run differs between two x86-64 machines in the last bits of float64 (about 16
+#: digits); the differences grow where a statistic cancels (a jackknife's standard error, a
+#: fitted curve's parameters). Measured between an AMD EPYC (AVX2) and the machine that wrote
+#: the committed results: at most 2.3e-11 relative, in the standard errors of the protocol's
+#: refitted readings. 10 digits keep that below a unit of the last one stored (1e-9 relative
+#: at worst, the tolerance at which paper_checks compares recorded values), and keep more than
+#: the 7 digits any published value has. Outputs only: what a run computes and compares in
+#: memory is never rounded.
+SIGNIFICANT_DIGITS = 10
+
+
+def stored(value: float) -> float:
+    """``value`` as a run stores it: rounded to :data:`SIGNIFICANT_DIGITS` significant digits.
+
+    The rounding is decimal and exact (through the decimal text), so two values that differ
+    only beyond the stored digits store the same float, and its shortest text has at most
+    :data:`SIGNIFICANT_DIGITS` digits. Non-finite values are returned as they are.
+
+    Examples
+    --------
+    >>> stored(0.9949348814528318), stored(0.9949348814528316), stored(-3e-300)
+    (0.9949348815, 0.9949348815, -3e-300)
+    """
+    return float(format(value, f".{SIGNIFICANT_DIGITS}g"))
+
+
 def to_jsonable(obj):
     """Plain-JSON version of ``obj``: NumPy scalars and arrays become Python numbers and lists.
 
-    Non-finite floats, which strict JSON cannot hold, become the strings ``"nan"``, ``"inf"`` and
-    ``"-inf"``, so nothing is silently lost.
+    Floats are rounded as a run stores them (:func:`stored`). Non-finite floats, which strict
+    JSON cannot hold, become the strings ``"nan"``, ``"inf"`` and ``"-inf"``, so nothing is
+    silently lost.
     """
     if isinstance(obj, dict):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
@@ -138,23 +167,36 @@ def to_jsonable(obj):
         return to_jsonable(obj.tolist())
     if isinstance(obj, np.generic):
         return to_jsonable(obj.item())
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return "nan" if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
+    if isinstance(obj, float):
+        if not math.isfinite(obj):
+            return "nan" if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
+        return stored(obj)
     return obj
 
 
 def write_json(path: Path, obj) -> Path:
-    """Write ``obj`` as indented strict JSON, atomically."""
+    """Write ``obj`` as indented strict JSON (:func:`to_jsonable`), atomically."""
     text = json.dumps(to_jsonable(obj), indent=2, allow_nan=False) + "\n"
     return write_atomic(path, lambda tmp: tmp.write_text(text))
+
+
+def stored_table(table):
+    """A copy of the pandas DataFrame ``table`` with every float as a run stores it.
+
+    Float columns, and floats in columns of mixed objects, are rounded by :func:`stored`; the
+    figures a run writes plot these values, so a rerun draws the same vectors.
+    """
+    return table.map(lambda v: stored(v) if isinstance(v, float | np.floating) else v)
 
 
 def write_table(path: Path, table) -> Path:
     """Write a pandas DataFrame as CSV (gzip-compressed if ``path`` ends in ``.gz``), atomically.
 
-    The gzip header carries no file name and a zero modification time, so rerunning an
-    experiment reproduces the compressed file byte for byte.
+    Floats are written as a run stores them (:func:`stored_table`). The gzip header carries
+    no file name and a zero modification time, so rerunning an experiment reproduces the
+    compressed file byte for byte.
     """
+    table = stored_table(table)
     if not str(path).endswith(".gz"):
         return write_atomic(path, lambda tmp: table.to_csv(tmp, index=False))
 

@@ -26,6 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .outputs import stored
+
 
 class Result(NamedTuple):
     """A finished simulation.
@@ -94,6 +96,9 @@ class Result(NamedTuple):
 
     def save(self, path, *, figures: bool = True) -> Path:
         """Write the summary, tables and figures into the directory ``path`` (all or nothing).
+
+        Floats are stored at :data:`~cenmcc.simulation.outputs.SIGNIFICANT_DIGITS` significant
+        digits, those a rerun on another processor reproduces.
 
         Parameters
         ----------
@@ -196,7 +201,8 @@ def _pair_rows(summary: dict) -> list[dict]:
 
 
 def _csv(rows: list[dict]) -> str:
-    """Rows as CSV text, floats written in full (``repr``), NaN as ``nan``."""
+    """Rows as CSV text, floats as stored (:func:`~cenmcc.simulation.outputs.stored`), NaN as
+    ``nan``."""
     buffer = io.StringIO()
     if rows:
         writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
@@ -208,5 +214,5 @@ def _csv(rows: list[dict]) -> str:
 
 def _cell(value):
     if isinstance(value, float | np.floating):
-        return repr(float(value))
+        return repr(stored(float(value)))
     return value
