@@ -50,6 +50,7 @@ from .families import (
     z_a,
 )
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .intervals import confidence_interval
 from .registry import MEASURES, Measure, from_labels, measures
 from .scores import (
     HandTillAUC,
@@ -83,6 +84,7 @@ __all__ = [
     "cen_per_class",
     "cohen_kappa",
     "complete_misclassification",
+    "confidence_interval",
     "confusion_matrix",
     "constant",
     "degree_of_consistency",

@@ -1,0 +1,222 @@
+"""Confidence intervals of measures (cenmcc.confidence_interval), against scipy and each other."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import cenmcc
+from cenmcc.intervals import kappa_standard_error, wilson_interval
+
+C3 = np.array([[40, 5, 5], [4, 38, 8], [2, 6, 42]])
+
+
+def expanded_labels(C):
+    """The items of a confusion matrix as (true, predicted) label vectors."""
+    K = C.shape[0]
+    cells = np.repeat(np.arange(K * K), C.ravel())
+    return cells // K, cells % K
+
+
+def labels_statistic(name, K):
+    """A vectorized statistic of (true, predicted) labels for scipy.stats.bootstrap."""
+
+    def statistic(t, p, axis=-1):
+        idx = np.moveaxis(t * K + p, axis, -1)
+        counts = np.stack([(idx == c).sum(-1) for c in range(K * K)], -1)
+        values, _ = cenmcc.measures(
+            counts.reshape(*counts.shape[:-1], K, K), [name], count_undefined=True
+        )
+        return values[name]
+
+    return statistic
+
+
+@pytest.mark.parametrize("method", ["bca", "percentile"])
+@pytest.mark.parametrize("name", ["mcc", "cen"])
+def test_bootstrap_agrees_with_scipy_on_the_items(method, name):
+    """Multinomial resampling of the counts is scipy's bootstrap of the items (B = 20,000)."""
+    B = 20_000
+    ours = cenmcc.confidence_interval(C3, name, method=method, n_resamples=B, random_state=1)
+    theirs = stats.bootstrap(
+        expanded_labels(C3),
+        labels_statistic(name, 3),
+        paired=True,
+        vectorized=True,
+        n_resamples=B,
+        method="BCa" if method == "bca" else method,
+        random_state=2,
+    )
+    # Monte Carlo error of a 2.5% quantile of 20,000 resamples: about 0.001 for these values
+    assert ours.confidence_interval.low == pytest.approx(theirs.confidence_interval.low, abs=8e-3)
+    assert ours.confidence_interval.high == pytest.approx(theirs.confidence_interval.high, abs=8e-3)
+    assert ours.standard_error == pytest.approx(theirs.standard_error, rel=0.03)
+    assert ours.statistic == pytest.approx(labels_statistic(name, 3)(*expanded_labels(C3)))
+
+
+def test_bca_is_the_item_jackknifes_on_a_tiny_sample():
+    """The K^2 weighted leave-one-out values give the n-item jackknife's BCa, on the same draws.
+
+    BCa written out with scipy.stats.bootstrap's formulas, the jackknife over every item.
+    """
+    C = np.array([[3, 1], [2, 4]])
+    B = 999
+    ours = cenmcc.confidence_interval(C, "mcc", n_resamples=B, random_state=5)
+    t, p = expanded_labels(C)
+    jack = [
+        float(labels_statistic("mcc", 2)(np.delete(t, i), np.delete(p, i))) for i in range(t.size)
+    ]
+    d = np.mean(jack) - np.array(jack)
+    a = (d**3).sum() / (6 * (d**2).sum() ** 1.5)
+    rng = np.random.default_rng(5)
+    draws = rng.multinomial(C.sum(), C.ravel() / C.sum(), size=(1, B))[0]
+    values = cenmcc.measures(draws.reshape(B, 2, 2), ["mcc"], count_undefined=True)[0]["mcc"]
+    theta = cenmcc.mcc(C)
+    z0 = stats.norm.ppf(((values < theta).sum() + (values <= theta).sum()) / (2 * B))
+    z = z0 + stats.norm.ppf([0.025, 0.975])
+    levels = stats.norm.cdf(z0 + z / (1 - a * z))
+    expected = np.percentile(values, 100 * levels)
+    assert [ours.confidence_interval.low, ours.confidence_interval.high] == pytest.approx(expected)
+
+
+MATRICES = [
+    np.array([[30, 10], [5, 55]]),
+    np.array([[7, 1], [3, 2]]),
+    C3,
+    np.array(
+        [[20, 3, 0, 1, 0], [2, 15, 4, 0, 1], [0, 5, 30, 2, 0], [1, 0, 3, 9, 2], [0, 2, 0, 4, 11]]
+    ),
+]
+
+
+@pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
+def test_fleiss_cohen_everitt_is_the_delta_method(C):
+    fce = cenmcc.confidence_interval(C, "cohen_kappa", method="fce")
+    delta = cenmcc.confidence_interval(C, "cohen_kappa", method="delta")
+    assert fce.standard_error == pytest.approx(delta.standard_error, rel=1e-6)
+    assert fce.confidence_interval.low == pytest.approx(delta.confidence_interval.low, rel=1e-6)
+    assert kappa_standard_error(C) == pytest.approx(fce.standard_error)
+
+
+@pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
+def test_wilson_standard_error_is_the_delta_method(C):
+    wilson = cenmcc.confidence_interval(C, "accuracy", method="wilson")
+    delta = cenmcc.confidence_interval(C, "accuracy", method="delta")
+    assert wilson.standard_error == pytest.approx(delta.standard_error, rel=1e-6)
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (80, 100), (100, 100), (999, 1234)])
+def test_wilson_is_scipys(k, n):
+    ci = stats.binomtest(k, n).proportion_ci(0.9, method="wilson")
+    assert wilson_interval(k, n, 0.9) == pytest.approx((ci.low, ci.high), rel=1e-12, abs=1e-15)
+
+
+def test_delta_mcc_uses_fisher_z():
+    C = MATRICES[0]
+    r = cenmcc.confidence_interval(C, "mcc", method="delta")
+    z = np.arctanh(r.statistic)
+    half = stats.norm.ppf(0.975) * r.standard_error / (1 - r.statistic**2)
+    assert (r.confidence_interval.low, r.confidence_interval.high) == pytest.approx(
+        (np.tanh(z - half), np.tanh(z + half))
+    )
+
+
+@pytest.mark.parametrize("name", ["mcc", "cen", "f1_macro", "balanced_accuracy"])
+def test_delta_standard_error_is_the_bootstraps_for_a_large_sample(name):
+    C = 20 * C3
+    delta = cenmcc.confidence_interval(C, name, method="delta")
+    boot = cenmcc.confidence_interval(
+        C, name, method="percentile", n_resamples=4000, random_state=0
+    )
+    assert delta.standard_error == pytest.approx(boot.standard_error, rel=0.06)
+
+
+def population(K=3, accuracy=0.8):
+    P = np.full((K, K), (1 - accuracy) / (K * (K - 1)))
+    np.fill_diagonal(P, accuracy / K)
+    return P
+
+
+@pytest.mark.parametrize(("name", "method"), [("accuracy", "wilson"), ("mcc", "delta")])
+def test_coverage_of_95_percent_intervals(name, method):
+    """Over 2,000 test sets of 300 items, the share of intervals holding the population value."""
+    P = population()
+    draws = np.random.default_rng(0).multinomial(300, P.ravel(), size=2000).reshape(-1, 3, 3)
+    r = cenmcc.confidence_interval(draws, name, method=method)
+    truth = float(cenmcc.measures(P, [name])[name])
+    covered = (r.confidence_interval.low <= truth) & (truth <= r.confidence_interval.high)
+    se = np.sqrt(0.95 * 0.05 / covered.size)  # 0.0049
+    assert abs(covered.mean() - 0.95) < 4 * se
+
+
+def test_random_state_reproduces():
+    first = cenmcc.confidence_interval(C3, "cen", n_resamples=999, random_state=7)
+    again = cenmcc.confidence_interval(
+        C3, "cen", n_resamples=999, random_state=np.random.default_rng(7)
+    )
+    other = cenmcc.confidence_interval(C3, "cen", n_resamples=999, random_state=8)
+    assert first == again
+    assert first.confidence_interval != other.confidence_interval
+
+
+def test_several_measures_share_the_resamples():
+    both = cenmcc.confidence_interval(C3, ["mcc", "cen"], n_resamples=999, random_state=3)
+    alone = cenmcc.confidence_interval(C3, cenmcc.cen, n_resamples=999, random_state=3)
+    assert both["cen"] == alone
+    assert list(both) == ["mcc", "cen"]
+
+
+def test_a_stack_gives_arrays_of_its_shape():
+    C = np.stack([C3, 2 * C3, C3.T, 3 * C3]).reshape(2, 2, 3, 3)
+    r = cenmcc.confidence_interval(C, "mcc", n_resamples=99, random_state=0)
+    assert r.statistic.shape == r.confidence_interval.low.shape == r.n_undefined.shape == (2, 2)
+    assert np.all(r.confidence_interval.low < r.statistic)
+    assert np.all(r.statistic < r.confidence_interval.high)
+
+
+def test_undefined_resamples_are_counted():
+    """MCC is 0/0 for a resample with an empty row or column: each one is counted."""
+    C = np.array([[1, 1], [0, 8]])
+    B = 999
+    r = cenmcc.confidence_interval(C, "mcc", method="percentile", n_resamples=B, random_state=4)
+    draws = np.random.default_rng(4).multinomial(10, C.ravel() / 10, size=B).reshape(B, 2, 2)
+    empty = (draws.sum(-1) == 0).any(-1) | (draws.sum(-2) == 0).any(-1)
+    assert r.n_undefined == empty.sum() > 0
+
+
+def test_undefined_matrix_has_no_interval():
+    C = np.array([C3[:2, :2], [[50, 0], [0, 0]]])
+    for method in ("bca", "delta"):
+        r = cenmcc.confidence_interval(C, "mcc", method=method, n_resamples=99, random_state=0)
+        assert r.undefined.tolist() == [False, True]
+        assert np.isnan(r.confidence_interval.low[1])
+        assert np.isnan(r.statistic[1])
+        assert np.isfinite(r.confidence_interval.high[0])
+
+
+KINKED = cenmcc.Measure("abs_mcc", lambda C: np.abs(cenmcc.mcc(C)), True)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"level": 0.0}, ValueError, r"level must be in \(0, 1\), got 0.0"),
+        ({"level": 1}, ValueError, r"level must be in \(0, 1\), got 1"),
+        ({"level": "95%"}, TypeError, "level must be a real number"),
+        ({"n_resamples": 1}, ValueError, "n_resamples must be at least 2, got 1"),
+        ({"n_resamples": 20}, ValueError, "too few for level 0.95: .* at least 39"),
+        ({"n_resamples": 99.0}, TypeError, "n_resamples must be an integer"),
+        ({"method": "student"}, ValueError, "unknown method 'student'"),
+        ({"method": "wilson"}, ValueError, "'wilson' is for .*, not 'mcc'"),
+        ({"method": "fce"}, ValueError, "'fce' is for 'cohen_kappa', not 'mcc'"),
+        ({"measure": "nope"}, ValueError, "unknown measure 'nope'"),
+        ({"measure": 3}, TypeError, "measure must be a name"),
+        ({"measure": ["mcc", "mcc"]}, ValueError, "asked for twice"),
+        ({"measure": KINKED, "method": "delta"}, ValueError, "'abs_mcc' has no gradient"),
+        ({"counts": [[1.5, 2], [3, 4]]}, ValueError, "counts must be whole numbers"),
+        ({"counts": [[1, 0], [0, 0]]}, ValueError, "at least 2 items"),
+    ],
+)
+def test_bad_input_is_refused(kwargs, error, match):
+    args = {"counts": [[25, 25], [25, 25]], "measure": "mcc"} | kwargs
+    with pytest.raises(error, match=match):
+        cenmcc.confidence_interval(args.pop("counts"), args.pop("measure"), **args)
