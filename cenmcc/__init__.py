@@ -51,6 +51,7 @@ from .families import (
 )
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
 from .intervals import confidence_interval
+from .paired import compare_classifiers
 from .registry import MEASURES, Measure, from_labels, measures
 from .scores import (
     HandTillAUC,
@@ -83,6 +84,7 @@ __all__ = [
     "cen",
     "cen_per_class",
     "cohen_kappa",
+    "compare_classifiers",
     "complete_misclassification",
     "confidence_interval",
     "confusion_matrix",

@@ -193,15 +193,15 @@ def confidence_interval(
         parts = {m.name: analytic(C, m, statistic[m.name][:, 0], level, method) for m in chosen}
     results = {}
     for m in chosen:
-        low, high, se, n_undefined = parts[m.name]
+        part = parts[m.name]
         bad = undefined[m.name][:, 0]
-        fields = [statistic[m.name][:, 0], low, high, se]
+        fields = [statistic[m.name][:, 0], part["low"], part["high"], part["standard_error"]]
         fields = [np.where(bad, np.nan, x).reshape(stack_shape)[()] for x in fields]
         results[m.name] = IntervalResult(
             fields[0],
             ConfidenceInterval(fields[1], fields[2]),
             fields[3],
-            np.asarray(n_undefined, dtype=np.int64).reshape(stack_shape)[()],
+            part["n_undefined"].reshape(stack_shape)[()],
             bad.reshape(stack_shape)[()],
             method,
             level,
@@ -312,19 +312,26 @@ def evaluate(stack: np.ndarray, chosen: list[Measure]):
     return out, flags, counts
 
 
-def bootstrap(C, chosen, statistic, level, method, B, rng, values_of=None):
-    """Percentile or BCa ends, standard error and 0/0 count for each matrix of ``C``.
+def bootstrap(C, chosen, statistic, level, method, B, rng, values_of=None, null=None):
+    """Percentile or BCa intervals of each matrix of ``C``: a dict of arrays ``(M,)`` by measure.
+
+    Keys ``low``, ``high``, ``standard_error``, ``n_undefined`` (0/0 resamples) and ``pvalue``
+    (NaN unless ``null`` is given).
 
     ``values_of(draws)`` gives the values ``(m, R)`` and 0/0 counts ``(m,)`` of each measure
     for multinomial draws of the cells ``(m, R, cells)``; by default the draws are confusion
-    matrices (:func:`matrix_values`), and the paired comparison passes its own.
+    matrices (:func:`matrix_values`), and the paired comparison passes its own. ``null``: the
+    value whose two-sided p-value is wanted, by inverting the interval (:func:`inverted_pvalue`).
     """
     values_of = values_of or matrix_values(C.shape[-2:], chosen)
     M, cells = C.shape[0], math.prod(C.shape[1:])
     n = C.reshape(M, -1).sum(axis=1)
     p = C.reshape(M, -1) / n[:, None]
     q = np.array([(1 - level) / 2, (1 + level) / 2])
-    out = {m.name: [np.full(M, np.nan) for _ in range(3)] + [np.zeros(M, int)] for m in chosen}
+    fields = ("low", "high", "standard_error", "pvalue")
+    out = {m.name: {f: np.full(M, np.nan) for f in fields} for m in chosen}
+    for m in chosen:
+        out[m.name]["n_undefined"] = np.zeros(M, dtype=np.int64)
     step = max(1, CHUNK_CELLS // (B * cells))
     for start in range(0, M, step):
         rows = slice(start, min(M, start + step))
@@ -334,16 +341,35 @@ def bootstrap(C, chosen, statistic, level, method, B, rng, values_of=None):
             loo, weights = jackknife(C[rows])
             loo_values, _ = values_of(loo)
         for m in chosen:
-            theta_b, levels = values[m.name], np.broadcast_to(q, (rows.stop - start, 2))
+            theta_b = values[m.name]
+            z0 = a = np.zeros(theta_b.shape[0])
             if method == "bca":
-                theta = statistic[m.name][rows]
-                levels = bca_levels(theta_b, theta, loo_values[m.name], weights, levels)
-            low, high, se, undefined = out[m.name]
-            ends = quantiles(np.sort(theta_b, axis=1), levels)
-            low[rows], high[rows] = ends[:, 0], ends[:, 1]
-            se[rows] = theta_b.std(axis=1, ddof=1)
-            undefined[rows] = n_undefined[m.name]
+                z0, a = bca_constants(theta_b, statistic[m.name][rows], loo_values[m.name], weights)
+            part = out[m.name]
+            ends = quantiles(np.sort(theta_b, axis=1), bca_levels(z0, a, q))
+            part["low"][rows], part["high"][rows] = ends[:, 0], ends[:, 1]
+            part["standard_error"][rows] = theta_b.std(axis=1, ddof=1)
+            part["n_undefined"][rows] = n_undefined[m.name]
+            if null is not None:
+                part["pvalue"][rows] = inverted_pvalue(theta_b, null, z0, a)
     return out
+
+
+def inverted_pvalue(theta_b, null, z0, a):
+    """Two-sided p-value of ``null``: ``1 - level`` of the interval whose end ``null`` is.
+
+    ``null`` is at the level ``u`` of the resamples (ties count half); inverting BCa's map
+    ``z -> z0 + (z0 + z) / (1 - a (z0 + z))`` gives ``z = w / (1 + a w) - z0`` with
+    ``w = Phi^-1(u) - z0``, and ``p = 2 Phi(-|z|)``. With ``z0 = a = 0`` (percentile) it is
+    twice the smaller share of the resamples on one side of ``null``. ``B`` resamples resolve
+    no p-value below ``2 / (B + 1)``, which is reported in its place.
+    """
+    B = theta_b.shape[1]
+    u = ((theta_b < null).sum(axis=1) + (theta_b <= null).sum(axis=1)) / (2 * B)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = ndtri(u) - z0
+        p = 2 * ndtr(-np.abs(w / (1 + a * w) - z0))
+    return np.maximum(np.nan_to_num(p, nan=0.0), 2 / (B + 1))
 
 
 def matrix_values(shape, chosen) -> Callable:
@@ -369,16 +395,26 @@ def jackknife(C):
     return loo, flat
 
 
-def bca_levels(theta_b, theta, loo, weights, q):
-    """BCa's quantile levels ``(m, 2)`` from ``q`` ``(m, 2)`` (scipy.stats.bootstrap's rule)."""
+def bca_constants(theta_b, theta, loo, weights):
+    """BCa's bias correction ``z0`` and acceleration ``a`` ``(m,)`` (scipy.stats.bootstrap's).
+
+    ``loo`` ``(m, cells)`` are the leave-one-out values and ``weights`` the items they stand
+    for; ``a`` is 0 where they are all equal.
+    """
     B = theta_b.shape[1]
+    theta = np.reshape(theta, (-1, 1))
     below = (theta_b < theta).sum(axis=1) + (theta_b <= theta).sum(axis=1)
     z0 = ndtri(below / (2 * B))
     mean = (weights * loo).sum(axis=1) / weights.sum(axis=1)
     d = mean[:, None] - loo
     num, den = (weights * d**3).sum(axis=1), (weights * d**2).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        a = np.where(den > 0, num / (6 * den**1.5), 0.0)
+        return z0, np.where(den > 0, num / (6 * den**1.5), 0.0)
+
+
+def bca_levels(z0, a, q):
+    """The quantile levels ``(m, len(q))`` of the resamples for the nominal levels ``q``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
         z = z0[:, None] + ndtri(q)
         levels = ndtr(z0[:, None] + z / (1 - a[:, None] * z))
     return np.where(np.isnan(levels), (z0[:, None] > 0).astype(float), levels)
@@ -437,7 +473,7 @@ def delta_variance(p: np.ndarray, g: np.ndarray, n) -> np.ndarray:
 
 
 def analytic(C, m: Measure, theta, level, method):
-    """Delta or closed-form ends, standard error and 0/0 count (0) for each matrix."""
+    """Delta or closed-form intervals of each matrix, as :func:`bootstrap` gives them."""
     M = C.shape[0]
     n = C.reshape(M, -1).sum(axis=1)
     z = ndtri((1 + level) / 2)
@@ -458,7 +494,7 @@ def analytic(C, m: Measure, theta, level, method):
                 low = np.where(inside, np.tanh(zr - z * zse), theta)
                 high = np.where(inside, np.tanh(zr + z * zse), theta)
         low, high = np.clip(low, *m.bounds), np.clip(high, *m.bounds)
-    return low, high, se, np.zeros(M, dtype=np.int64)
+    return {"low": low, "high": high, "standard_error": se, "n_undefined": np.zeros(M, int)}
 
 
 def wilson_interval(successes, n, level: float = 0.95):

@@ -262,6 +262,7 @@ EXCLUDED = {
     "MEASURES",
     # Inference about a measure: intervals of any measure, not measures (tests/test_intervals.py).
     "confidence_interval",
+    "compare_classifiers",
 }
 
 BY_ID = {metric.id: metric for metric in CATALOGUE}
