@@ -53,8 +53,8 @@ CHUNK_CELLS = 2_000_000
 #: Relative step of the central differences on the proportions, about eps^(1/3).
 STEP = 6e-6
 
-#: One-sided differences of a cell that differ by more than this share of their size (and
-#: matter for the value) mean the measure has no gradient there.
+#: One-sided differences of a cell that differ by more than this share of the largest
+#: (both per relative change of a cell) mean the measure has no gradient there.
 KINK = 1e-2
 
 
@@ -453,10 +453,9 @@ def gradient(C: np.ndarray, m: Measure) -> np.ndarray:
     safe = np.where(present, h, 1.0)
     forward, backward = (f[:, 1] - f[:, 0]) / safe, (f[:, 0] - f[:, 2]) / safe
     with np.errstate(invalid="ignore"):
-        jump = np.abs(forward - backward)
-        kink = ~np.isfinite(forward + backward) | (
-            (jump > KINK * (np.abs(forward) + np.abs(backward))) & (jump * p > 1e-6)
-        )
+        jump = np.abs(forward - backward) * p  # the change of slope, per relative change
+        scale = ((np.abs(forward) + np.abs(backward)) * p).max(axis=1, keepdims=True)
+        kink = ~np.isfinite(forward + backward) | (jump > KINK * scale)
         kink &= present
     if kink.any():
         where = np.argwhere(kink)[0]

@@ -325,3 +325,14 @@ def test_comparison_reproduces_and_flags_an_undefined_measure():
 def test_comparison_bad_input_is_refused(labels, kwargs, match):
     with pytest.raises(ValueError, match=match):
         cenmcc.compare_classifiers(*labels, "mcc", **kwargs)
+
+
+def test_delta_accepts_a_gradient_near_zero_in_one_cell():
+    """CEN's slope in cell (0, 1) of this matrix is 1e-4: its one-sided differences differ by
+    3% of themselves, which is rounding, not a kink (it was refused)."""
+    C = np.array([[584, 371], [20, 25]])
+    r = cenmcc.confidence_interval(C, "cen", method="delta")
+    boot = cenmcc.confidence_interval(
+        C, "cen", method="percentile", n_resamples=2000, random_state=0
+    )
+    assert r.standard_error == pytest.approx(boot.standard_error, rel=0.08)
