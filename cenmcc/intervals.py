@@ -455,7 +455,8 @@ def gradient(C: np.ndarray, m: Measure) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         jump = np.abs(forward - backward) * p  # the change of slope, per relative change
         scale = ((np.abs(forward) + np.abs(backward)) * p).max(axis=1, keepdims=True)
-        kink = ~np.isfinite(forward + backward) | (jump > KINK * scale)
+        noise = 1e-7 * (1 + np.abs(f[:, :1, 0]))  # rounding of f, divided by the step
+        kink = ~np.isfinite(forward + backward) | (jump > KINK * scale + noise)
         kink &= present
     if kink.any():
         where = np.argwhere(kink)[0]

@@ -336,3 +336,12 @@ def test_delta_accepts_a_gradient_near_zero_in_one_cell():
         C, "cen", method="percentile", n_resamples=2000, random_state=0
     )
     assert r.standard_error == pytest.approx(boot.standard_error, rel=0.08)
+
+
+def test_delta_of_a_perfect_classification_is_a_point():
+    """Accuracy is 1 near a diagonal matrix: its slopes are rounding noise, not a kink (it was
+    refused)."""
+    r = cenmcc.confidence_interval(np.diag([18, 12, 20]), "accuracy", method="delta")
+    assert (r.statistic, *r.confidence_interval, r.standard_error) == pytest.approx(
+        (1, 1, 1, 0), abs=1e-9
+    )
