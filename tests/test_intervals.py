@@ -338,6 +338,33 @@ def test_delta_accepts_a_gradient_near_zero_in_one_cell():
     assert r.standard_error == pytest.approx(boot.standard_error, rel=0.08)
 
 
+# --- the coverage experiment -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("balance", ["balanced", "imbalanced"])
+def test_coverage_populations_have_their_priors_and_recall(balance):
+    from experiments.coverage import IMBALANCE, population
+
+    P = population(5, balance, "poor")
+    assert P.sum() == pytest.approx(1)
+    prior = P.sum(axis=1)
+    assert prior.max() / prior.min() == pytest.approx(1 if balance == "balanced" else IMBALANCE)
+    assert np.diag(P) / prior == pytest.approx(np.full(5, 0.6))
+
+
+def test_coverage_cell_reports_every_method_and_measure():
+    from experiments.coverage import CLOSED_FORMS, MEASURES, METHODS, cell
+
+    rows = cell(2, 100, "balanced", "good", 60, np.random.SeedSequence(0))
+    assert len(rows) == len(MEASURES) * len(METHODS) + len(CLOSED_FORMS)
+    for row in rows:
+        assert 0 <= row["coverage"] <= 1
+        assert row["flag"] == (row["coverage"] < 0.93)
+        assert row["coverage_se"] == pytest.approx(
+            np.sqrt(row["coverage"] * (1 - row["coverage"]) / 60)
+        )
+
+
 def test_delta_of_a_perfect_classification_is_a_point():
     """Accuracy is 1 near a diagonal matrix: its slopes are rounding noise, not a kink (it was
     refused)."""
