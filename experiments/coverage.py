@@ -9,9 +9,10 @@ measure of ``P`` itself. A cell covers well if that share is near 0.95; one belo
 flagged. An undefined interval (the measure is 0/0 on the test set) counts as a miss.
 
 The bootstrap methods use B = 999 resamples here (the library's default is 9,999): coverage
-depends little on B, the cost linearly. The default grid is reduced to fit a couple of minutes
-on two cores; ``--full`` runs the issue's grid (K = 2, 3, 5, 10; n = 50, 200, 1,000, 5,000),
-about half an hour on one core (``--jobs`` spreads the cells over processes).
+depends little on B, the cost linearly. The default grid is reduced (277 s measured on one core
+of a shared machine); ``--full`` runs the issue's grid (K = 2, 3, 5, 10; n = 50, 200, 1,000,
+5,000), estimated at half an hour or more on one core from the time per cell, not run yet
+(``--jobs`` spreads the cells over processes).
 
 ``--speed`` instead times BCa intervals of eight measures of one 10-class matrix of 10,000
 items with 10,000 resamples on one core, against resampling the labels and calling

@@ -316,9 +316,9 @@ EXPERIMENTS = (
         "intervals (level 0.95) of MCC, CEN, kappa, accuracy, balanced accuracy and macro F1 (BCa, "
         "percentile, delta, Wilson, Fleiss-Cohen-Everitt; bootstrap with 999 resamples) that "
         "contain the population's value; cells below 0.93 are flagged. The default is a "
-        "reduced grid (K = 2, 3; n = 50, 200, 1,000; a few minutes); --full runs K = 2, 3, 5, "
-        "10 and n up to 5,000 (about half an hour on one core). --speed times BCa of 8 "
-        "measures against scikit-learn instead.",
+        "reduced grid (K = 2, 3; n = 50, 200, 1,000; about 5 minutes); --full runs K = 2, 3, "
+        "5, 10 and n up to 5,000 (estimated half an hour or more on one core). --speed "
+        "times BCa of 8 measures against scikit-learn instead.",
         outputs="coverage.csv, coverage.md, coverage.png and summary.json, or with --speed "
         "speed.csv and speed.md (each run keeps the tables it does not write)",
         in_all=False,
