@@ -58,6 +58,8 @@ from .families import (
     z_a,
 )
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .intervals import confidence_interval
+from .paired import compare_classifiers
 from .registry import MEASURES, Measure, from_labels, measures
 from .scores import (
     HandTillAUC,
@@ -90,7 +92,9 @@ __all__ = [
     "cen",
     "cen_per_class",
     "cohen_kappa",
+    "compare_classifiers",
     "complete_misclassification",
+    "confidence_interval",
     "confusion_matrix",
     "constant",
     "degree_of_consistency",

@@ -1,0 +1,374 @@
+"""Confidence intervals of measures (cenmcc.confidence_interval), against scipy and each other."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import cenmcc
+from cenmcc.intervals import kappa_standard_error, wilson_interval
+
+C3 = np.array([[40, 5, 5], [4, 38, 8], [2, 6, 42]])
+
+
+def expanded_labels(C):
+    """The items of a confusion matrix as (true, predicted) label vectors."""
+    K = C.shape[0]
+    cells = np.repeat(np.arange(K * K), C.ravel())
+    return cells // K, cells % K
+
+
+def labels_statistic(name, K):
+    """A vectorized statistic of (true, predicted) labels for scipy.stats.bootstrap."""
+
+    def statistic(t, p, axis=-1):
+        idx = np.moveaxis(t * K + p, axis, -1)
+        counts = np.stack([(idx == c).sum(-1) for c in range(K * K)], -1)
+        values, _ = cenmcc.measures(
+            counts.reshape(*counts.shape[:-1], K, K), [name], count_undefined=True
+        )
+        return values[name]
+
+    return statistic
+
+
+@pytest.mark.parametrize("method", ["bca", "percentile"])
+@pytest.mark.parametrize("name", ["mcc", "cen"])
+def test_bootstrap_agrees_with_scipy_on_the_items(method, name):
+    """Multinomial resampling of the counts is scipy's bootstrap of the items (B = 20,000)."""
+    B = 20_000
+    ours = cenmcc.confidence_interval(C3, name, method=method, n_resamples=B, random_state=1)
+    theirs = stats.bootstrap(
+        expanded_labels(C3),
+        labels_statistic(name, 3),
+        paired=True,
+        vectorized=True,
+        n_resamples=B,
+        method="BCa" if method == "bca" else method,
+        random_state=2,
+    )
+    # Monte Carlo error of a 2.5% quantile of 20,000 resamples: about 0.001 for these values
+    assert ours.confidence_interval.low == pytest.approx(theirs.confidence_interval.low, abs=8e-3)
+    assert ours.confidence_interval.high == pytest.approx(theirs.confidence_interval.high, abs=8e-3)
+    assert ours.standard_error == pytest.approx(theirs.standard_error, rel=0.03)
+    assert ours.statistic == pytest.approx(labels_statistic(name, 3)(*expanded_labels(C3)))
+
+
+def test_bca_is_the_item_jackknifes_on_a_tiny_sample():
+    """The K^2 weighted leave-one-out values give the n-item jackknife's BCa, on the same draws.
+
+    BCa written out with scipy.stats.bootstrap's formulas, the jackknife over every item.
+    """
+    C = np.array([[3, 1], [2, 4]])
+    B = 999
+    ours = cenmcc.confidence_interval(C, "mcc", n_resamples=B, random_state=5)
+    t, p = expanded_labels(C)
+    jack = [
+        float(labels_statistic("mcc", 2)(np.delete(t, i), np.delete(p, i))) for i in range(t.size)
+    ]
+    d = np.mean(jack) - np.array(jack)
+    a = (d**3).sum() / (6 * (d**2).sum() ** 1.5)
+    rng = np.random.default_rng(5)
+    draws = rng.multinomial(C.sum(), C.ravel() / C.sum(), size=(1, B))[0]
+    values = cenmcc.measures(draws.reshape(B, 2, 2), ["mcc"], count_undefined=True)[0]["mcc"]
+    theta = cenmcc.mcc(C)
+    z0 = stats.norm.ppf(((values < theta).sum() + (values <= theta).sum()) / (2 * B))
+    z = z0 + stats.norm.ppf([0.025, 0.975])
+    levels = stats.norm.cdf(z0 + z / (1 - a * z))
+    expected = np.percentile(values, 100 * levels)
+    assert [ours.confidence_interval.low, ours.confidence_interval.high] == pytest.approx(expected)
+
+
+MATRICES = [
+    np.array([[30, 10], [5, 55]]),
+    np.array([[7, 1], [3, 2]]),
+    C3,
+    np.array(
+        [[20, 3, 0, 1, 0], [2, 15, 4, 0, 1], [0, 5, 30, 2, 0], [1, 0, 3, 9, 2], [0, 2, 0, 4, 11]]
+    ),
+]
+
+
+@pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
+def test_fleiss_cohen_everitt_is_the_delta_method(C):
+    fce = cenmcc.confidence_interval(C, "cohen_kappa", method="fce")
+    delta = cenmcc.confidence_interval(C, "cohen_kappa", method="delta")
+    assert fce.standard_error == pytest.approx(delta.standard_error, rel=1e-6)
+    assert fce.confidence_interval.low == pytest.approx(delta.confidence_interval.low, rel=1e-6)
+    assert kappa_standard_error(C) == pytest.approx(fce.standard_error)
+
+
+@pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
+def test_wilson_standard_error_is_the_delta_method(C):
+    wilson = cenmcc.confidence_interval(C, "accuracy", method="wilson")
+    delta = cenmcc.confidence_interval(C, "accuracy", method="delta")
+    assert wilson.standard_error == pytest.approx(delta.standard_error, rel=1e-6)
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (80, 100), (100, 100), (999, 1234)])
+def test_wilson_is_scipys(k, n):
+    ci = stats.binomtest(k, n).proportion_ci(0.9, method="wilson")
+    assert wilson_interval(k, n, 0.9) == pytest.approx((ci.low, ci.high), rel=1e-12, abs=1e-15)
+
+
+def test_delta_mcc_uses_fisher_z():
+    C = MATRICES[0]
+    r = cenmcc.confidence_interval(C, "mcc", method="delta")
+    z = np.arctanh(r.statistic)
+    half = stats.norm.ppf(0.975) * r.standard_error / (1 - r.statistic**2)
+    assert (r.confidence_interval.low, r.confidence_interval.high) == pytest.approx(
+        (np.tanh(z - half), np.tanh(z + half))
+    )
+
+
+@pytest.mark.parametrize("name", ["mcc", "cen", "f1_macro", "balanced_accuracy"])
+def test_delta_standard_error_is_the_bootstraps_for_a_large_sample(name):
+    C = 20 * C3
+    delta = cenmcc.confidence_interval(C, name, method="delta")
+    boot = cenmcc.confidence_interval(
+        C, name, method="percentile", n_resamples=4000, random_state=0
+    )
+    assert delta.standard_error == pytest.approx(boot.standard_error, rel=0.06)
+
+
+def population(K=3, accuracy=0.8):
+    P = np.full((K, K), (1 - accuracy) / (K * (K - 1)))
+    np.fill_diagonal(P, accuracy / K)
+    return P
+
+
+@pytest.mark.parametrize(("name", "method"), [("accuracy", "wilson"), ("mcc", "delta")])
+def test_coverage_of_95_percent_intervals(name, method):
+    """Over 2,000 test sets of 300 items, the share of intervals holding the population value."""
+    P = population()
+    draws = np.random.default_rng(0).multinomial(300, P.ravel(), size=2000).reshape(-1, 3, 3)
+    r = cenmcc.confidence_interval(draws, name, method=method)
+    truth = float(cenmcc.measures(P, [name])[name])
+    covered = (r.confidence_interval.low <= truth) & (truth <= r.confidence_interval.high)
+    se = np.sqrt(0.95 * 0.05 / covered.size)  # 0.0049
+    assert abs(covered.mean() - 0.95) < 4 * se
+
+
+def test_random_state_reproduces():
+    first = cenmcc.confidence_interval(C3, "cen", n_resamples=999, random_state=7)
+    again = cenmcc.confidence_interval(
+        C3, "cen", n_resamples=999, random_state=np.random.default_rng(7)
+    )
+    other = cenmcc.confidence_interval(C3, "cen", n_resamples=999, random_state=8)
+    assert first == again
+    assert first.confidence_interval != other.confidence_interval
+
+
+def test_several_measures_share_the_resamples():
+    both = cenmcc.confidence_interval(C3, ["mcc", "cen"], n_resamples=999, random_state=3)
+    alone = cenmcc.confidence_interval(C3, cenmcc.cen, n_resamples=999, random_state=3)
+    assert both["cen"] == alone
+    assert list(both) == ["mcc", "cen"]
+
+
+def test_a_stack_gives_arrays_of_its_shape():
+    C = np.stack([C3, 2 * C3, C3.T, 3 * C3]).reshape(2, 2, 3, 3)
+    r = cenmcc.confidence_interval(C, "mcc", n_resamples=99, random_state=0)
+    assert r.statistic.shape == r.confidence_interval.low.shape == r.n_undefined.shape == (2, 2)
+    assert np.all(r.confidence_interval.low < r.statistic)
+    assert np.all(r.statistic < r.confidence_interval.high)
+
+
+def test_undefined_resamples_are_counted():
+    """MCC is 0/0 for a resample with an empty row or column: each one is counted."""
+    C = np.array([[1, 1], [0, 8]])
+    B = 999
+    r = cenmcc.confidence_interval(C, "mcc", method="percentile", n_resamples=B, random_state=4)
+    draws = np.random.default_rng(4).multinomial(10, C.ravel() / 10, size=B).reshape(B, 2, 2)
+    empty = (draws.sum(-1) == 0).any(-1) | (draws.sum(-2) == 0).any(-1)
+    assert r.n_undefined == empty.sum() > 0
+
+
+def test_undefined_matrix_has_no_interval():
+    C = np.array([C3[:2, :2], [[50, 0], [0, 0]]])
+    for method in ("bca", "delta"):
+        r = cenmcc.confidence_interval(C, "mcc", method=method, n_resamples=99, random_state=0)
+        assert r.undefined.tolist() == [False, True]
+        assert np.isnan(r.confidence_interval.low[1])
+        assert np.isnan(r.statistic[1])
+        assert np.isfinite(r.confidence_interval.high[0])
+
+
+KINKED = cenmcc.Measure("abs_mcc", lambda C: np.abs(cenmcc.mcc(C)), True)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"level": 0.0}, ValueError, r"level must be in \(0, 1\), got 0.0"),
+        ({"level": 1}, ValueError, r"level must be in \(0, 1\), got 1"),
+        ({"level": "95%"}, TypeError, "level must be a real number"),
+        ({"n_resamples": 1}, ValueError, "n_resamples must be at least 2, got 1"),
+        ({"n_resamples": 20}, ValueError, "too few for level 0.95: .* at least 39"),
+        ({"n_resamples": 99.0}, TypeError, "n_resamples must be an integer"),
+        ({"method": "student"}, ValueError, "unknown method 'student'"),
+        ({"method": "wilson"}, ValueError, "'wilson' is for .*, not 'mcc'"),
+        ({"method": "fce"}, ValueError, "'fce' is for 'cohen_kappa', not 'mcc'"),
+        ({"measure": "nope"}, ValueError, "unknown measure 'nope'"),
+        ({"measure": 3}, TypeError, "measure must be a name"),
+        ({"measure": ["mcc", "mcc"]}, ValueError, "asked for twice"),
+        ({"measure": KINKED, "method": "delta"}, ValueError, "'abs_mcc' has no gradient"),
+        ({"counts": [[1.5, 2], [3, 4]]}, ValueError, "counts must be whole numbers"),
+        ({"counts": [[1, 0], [0, 0]]}, ValueError, "at least 2 items"),
+    ],
+)
+def test_bad_input_is_refused(kwargs, error, match):
+    args = {"counts": [[25, 25], [25, 25]], "measure": "mcc"} | kwargs
+    with pytest.raises(error, match=match):
+        cenmcc.confidence_interval(args.pop("counts"), args.pop("measure"), **args)
+
+
+# --- paired comparison of two classifiers ----------------------------------------------------
+
+
+def paired_labels(n_ab, n_ba, n_both, n_neither, K=3, seed=0):
+    """Labels with given counts of items a gets right and b wrong, and so on (shuffled)."""
+    rng = np.random.default_rng(seed)
+    n = n_ab + n_ba + n_both + n_neither
+    y = rng.integers(0, K, n)
+    wrong = (y + rng.integers(1, K, n)) % K
+    a_right = np.repeat([True, False, True, False], [n_ab, n_ba, n_both, n_neither])
+    b_right = np.repeat([False, True, True, False], [n_ab, n_ba, n_both, n_neither])
+    return y, np.where(a_right, y, wrong), np.where(b_right, y, wrong)
+
+
+def test_comparison_agrees_with_scipy_on_the_items():
+    y, a, b = paired_labels(40, 20, 120, 20)
+    B = 20_000
+
+    def difference(t, pa, pb, axis=-1):
+        return labels_statistic("mcc", 3)(t, pa, axis) - labels_statistic("mcc", 3)(t, pb, axis)
+
+    ours = cenmcc.compare_classifiers(
+        y, a, b, "mcc", method="percentile", n_resamples=B, random_state=1
+    )
+    theirs = stats.bootstrap(
+        (y, a, b), difference, paired=True, vectorized=True, n_resamples=B,
+        method="percentile", random_state=2,
+    )  # fmt: skip
+    assert ours.statistic == pytest.approx(float(difference(y, a, b)))
+    assert ours.confidence_interval.low == pytest.approx(theirs.confidence_interval.low, abs=0.01)
+    assert ours.confidence_interval.high == pytest.approx(theirs.confidence_interval.high, abs=0.01)
+    assert ours.standard_error == pytest.approx(theirs.standard_error, rel=0.03)
+
+
+def test_delta_accuracy_difference_is_the_paired_wald_interval():
+    n_ab, n_ba, n = 30, 15, 400
+    y, a, b = paired_labels(n_ab, n_ba, 300, 55)
+    r = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
+    d = (n_ab - n_ba) / n
+    assert r.statistic == pytest.approx(d)
+    assert r.standard_error == pytest.approx(np.sqrt(n_ab + n_ba - n * d**2) / n, rel=1e-6)
+
+
+def test_mcnemar_cross_checks_the_bootstrap_and_delta_pvalues():
+    n_ab, n_ba = 30, 15
+    y, a, b = paired_labels(n_ab, n_ba, 300, 55)
+    mcnemar = cenmcc.compare_classifiers(y, a, b, "accuracy", method="mcnemar")
+    assert mcnemar.pvalue == pytest.approx(stats.chi2.sf((n_ab - n_ba) ** 2 / (n_ab + n_ba), 1))
+    assert mcnemar.pvalue == pytest.approx(stats.binomtest(n_ab, n_ab + n_ba).pvalue, abs=0.02)
+    boot = cenmcc.compare_classifiers(
+        y, a, b, "accuracy", method="percentile", n_resamples=9999, random_state=0
+    )
+    delta = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
+    assert boot.pvalue == pytest.approx(mcnemar.pvalue, abs=0.01)  # 0.025; MC error 0.003
+    assert delta.pvalue == pytest.approx(mcnemar.pvalue, abs=0.005)
+
+
+@pytest.mark.parametrize("name", ["mcc", "cen", "cohen_kappa"])
+def test_delta_comparison_standard_error_is_the_bootstraps(name):
+    y, a, b = paired_labels(200, 120, 1200, 400)
+    delta = cenmcc.compare_classifiers(y, a, b, name, method="delta")
+    boot = cenmcc.compare_classifiers(
+        y, a, b, name, method="percentile", n_resamples=2000, random_state=0
+    )
+    assert delta.standard_error == pytest.approx(boot.standard_error, rel=0.08)
+    assert delta.statistic == boot.statistic
+
+
+@pytest.mark.parametrize("method", ["bca", "percentile", "delta"])
+def test_a_classifier_against_itself_differs_by_nothing(method):
+    y, a, _ = paired_labels(30, 15, 100, 20)
+    r = cenmcc.compare_classifiers(y, a, a, "mcc", method=method, n_resamples=99, random_state=0)
+    assert (r.statistic, *r.confidence_interval, r.standard_error) == (0, 0, 0, 0)
+    assert r.pvalue == 1
+
+
+def test_comparison_reproduces_and_flags_an_undefined_measure():
+    y, a, b = paired_labels(30, 15, 100, 20)
+    first = cenmcc.compare_classifiers(y, a, b, "cen", n_resamples=999, random_state=3)
+    assert first == cenmcc.compare_classifiers(y, a, b, "cen", n_resamples=999, random_state=3)
+    constant = np.zeros_like(y)  # predicts one class: its MCC is 0/0
+    r = cenmcc.compare_classifiers(y, a, constant, "mcc", n_resamples=99, random_state=0)
+    assert r.undefined
+    assert np.isnan(r.statistic)
+    assert np.isnan(r.confidence_interval.low)
+    assert r.n_undefined >= 99
+
+
+@pytest.mark.parametrize(
+    ("labels", "kwargs", "match"),
+    [
+        (([0, 1, 1], [0, 1], [1, 1, 0]), {}, r"same length, got lengths \[3, 2, 3\]"),
+        (([[0, 1]], [[0, 1]], [[1, 1]]), {}, "must be 1-D"),
+        (([], [], []), {}, "no items"),
+        (([0, 1], [0, 1], [1, 1]), {"method": "mcnemar"}, "'mcnemar' is for 'accuracy'"),
+        (([0, 1], [0, 1], [1, 1]), {"method": "wilson"}, "unknown method 'wilson'"),
+        (([0, 1], [0, 1], [1, 1]), {"level": 2}, r"level must be in \(0, 1\)"),
+        (([0, 1], [0, 1], [1, 1]), {"n_resamples": 10}, "too few for level"),
+    ],
+)
+def test_comparison_bad_input_is_refused(labels, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        cenmcc.compare_classifiers(*labels, "mcc", **kwargs)
+
+
+def test_delta_accepts_a_gradient_near_zero_in_one_cell():
+    """CEN's slope in cell (0, 1) of this matrix is 1e-4: its one-sided differences differ by
+    3% of themselves, which is rounding, not a kink (it was refused)."""
+    C = np.array([[584, 371], [20, 25]])
+    r = cenmcc.confidence_interval(C, "cen", method="delta")
+    boot = cenmcc.confidence_interval(
+        C, "cen", method="percentile", n_resamples=2000, random_state=0
+    )
+    assert r.standard_error == pytest.approx(boot.standard_error, rel=0.08)
+
+
+# --- the coverage experiment -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("balance", ["balanced", "imbalanced"])
+def test_coverage_populations_have_their_priors_and_recall(balance):
+    from experiments.coverage import IMBALANCE, population
+
+    P = population(5, balance, "poor")
+    assert P.sum() == pytest.approx(1)
+    prior = P.sum(axis=1)
+    assert prior.max() / prior.min() == pytest.approx(1 if balance == "balanced" else IMBALANCE)
+    assert np.diag(P) / prior == pytest.approx(np.full(5, 0.6))
+
+
+def test_coverage_cell_reports_every_method_and_measure():
+    from experiments.coverage import CLOSED_FORMS, MEASURES, METHODS, cell
+
+    rows = cell(2, 100, "balanced", "good", 60, np.random.SeedSequence(0))
+    assert len(rows) == len(MEASURES) * len(METHODS) + len(CLOSED_FORMS)
+    for row in rows:
+        assert 0 <= row["coverage"] <= 1
+        assert row["flag"] == (row["coverage"] < 0.93)
+        assert row["coverage_se"] == pytest.approx(
+            np.sqrt(row["coverage"] * (1 - row["coverage"]) / 60)
+        )
+
+
+def test_delta_of_a_perfect_classification_is_a_point():
+    """Accuracy is 1 near a diagonal matrix: its slopes are rounding noise, not a kink (it was
+    refused)."""
+    r = cenmcc.confidence_interval(np.diag([18, 12, 20]), "accuracy", method="delta")
+    assert (r.statistic, *r.confidence_interval, r.standard_error) == pytest.approx(
+        (1, 1, 1, 0), abs=1e-9
+    )
