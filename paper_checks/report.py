@@ -314,9 +314,11 @@ def readme_section(outcomes) -> str:
         if r.headline:
             cells = (f"`{r.id}`", r.claim, r.published.text, format_value(o.measured))
             lines.append("| " + " | ".join(_cell(c) for c in (*cells, _verdict_cell(o))) + " |")
-    lines += ["", "Every claim that differs from the computation, and why:", ""]
+    differ = sum(o.verdict == DIFFERS for o in outcomes)
     lines += [
-        f"- `{o.record.id}`: {o.reason or o.detail}" for o in outcomes if o.verdict == DIFFERS
+        "",
+        f"Why each of the {differ} claims that differ does so is said beside it in "
+        "[paper_checks/REPORT.md](paper_checks/REPORT.md).",
     ]
     lines += gallery_section()
     lines.append(README_END)
