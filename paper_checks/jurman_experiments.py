@@ -277,7 +277,7 @@ def random_no_ties():
     pairs = s["pairs_tmcc_kcen"]
     return Measured(
         s["ties_tmcc_kcen"],
-        f"pairs tied in tMCC or in k·CEN (float64 ==): |P| = {pairs['f_only']}, "
+        f"pairs tied in tMCC or in k·CEN ({s['ties_rule']}): |P| = {pairs['f_only']}, "
         f"|Q| = {pairs['g_only']}, both {pairs['both_tied']}, so the degree of discriminancy "
         f"|P|/|Q| is 0/0; with k refitted {s['ties_tmcc_kcen_fitted']} ties, CEN against MCC "
         f"{s['ties_cen_mcc']}",
