@@ -87,3 +87,71 @@ def test_readme_example_runs():
 def test_readme_shows_the_benchmark_figures():
     for png in (ROOT / "figures" / "benchmark").glob("*.png"):
         assert f"]({png.relative_to(ROOT).as_posix()})" in README
+
+
+API_START, API_END = "<!-- api:start -->", "<!-- api:end -->"
+
+
+def _constant_comment(module, name: str) -> str:
+    """The ``#:`` comment above ``name = ...`` (or ``name: ... =``) in the module defining it."""
+    import inspect
+
+    lines = inspect.getsource(module).splitlines()
+    for i, line in enumerate(lines):
+        if re.match(rf"{name}\s*[:=]", line):
+            comment = []
+            while i and lines[i - 1].startswith("#:"):
+                i -= 1
+                comment.insert(0, lines[i][2:].strip())
+            return " ".join(comment)
+    return ""
+
+
+def _summary(module, name: str) -> str:
+    """The first paragraph of a public name's docstring, or of its ``#:`` comment for data."""
+    import importlib
+    import inspect
+
+    obj = getattr(module, name)
+    if inspect.isroutine(obj) or inspect.isclass(obj) or inspect.ismodule(obj):
+        text = inspect.getdoc(obj) or ""
+    else:
+        for candidate in [module.__name__] + [
+            f"{module.__name__}.{m}" for m in ("registry", "tmcc", "engine")
+        ]:
+            try:
+                text = _constant_comment(importlib.import_module(candidate), name)
+            except ModuleNotFoundError:
+                continue
+            if text:
+                break
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    first = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", first).replace("``", "`")
+    return first.rstrip(".") + "."
+
+
+def api_reference() -> str:
+    """The README's reference: every name of ``cenmcc.__all__`` and ``cenmcc.simulation.__all__``
+    with the first sentence of its docstring."""
+    import cenmcc
+    import cenmcc.simulation
+
+    lines = [API_START]
+    for module in (cenmcc, cenmcc.simulation):
+        lines += ["", f"`{module.__name__}`:", ""]
+        lines += [f"- `{name}`: {_summary(module, name)}" for name in module.__all__]
+    return "\n".join([*lines, "", API_END])
+
+
+def test_the_readme_reference_is_the_docstrings():
+    """Regenerate with ``CENMCC_WRITE_README=1 python -m pytest tests/test_readme.py``."""
+    import os
+
+    expected = api_reference()
+    current = re.search(re.escape(API_START) + ".*?" + re.escape(API_END), README, re.S)
+    if os.environ.get("CENMCC_WRITE_README") and current:
+        (ROOT / "README.md").write_text(README.replace(current.group(0), expected))
+        return
+    assert current, "the README has no reference section"
+    assert current.group(0) == expected
+    assert all(summary.strip() != "." for summary in expected.split(": ")[1:])
