@@ -43,8 +43,8 @@ from .comparison import (
     tie_groups,
 )
 from .confusion import confusion_matrix
-from .correlation import cohen_kappa, expected_accuracy, mcc
-from .entropy import cen, cen_per_class
+from .correlation import cohen_kappa, correlation_distance, expected_accuracy, mcc
+from .entropy import cen, cen_per_class, mcen
 from .enumeration import matrices_with_row_sums, matrices_with_total, weak_compositions
 from .exceptions import UndefinedMetricWarning
 from .families import (
@@ -58,6 +58,7 @@ from .families import (
     z_a,
 )
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .informedness import informedness, markedness, symmetric_balanced_accuracy
 from .registry import MEASURES, Measure, from_labels, measures
 from .scores import (
     HandTillAUC,
@@ -93,6 +94,7 @@ __all__ = [
     "complete_misclassification",
     "confusion_matrix",
     "constant",
+    "correlation_distance",
     "degree_of_consistency",
     "degree_of_discriminancy",
     "dice",
@@ -102,11 +104,14 @@ __all__ = [
     "families",
     "from_labels",
     "hand_till_auc",
+    "informedness",
     "k_factor",
     "log_loss",
+    "markedness",
     "matrices_with_row_sums",
     "matrices_with_total",
     "mcc",
+    "mcen",
     "measures",
     "one_vs_rest_pr_curves",
     "pair_counts",
@@ -114,6 +119,7 @@ __all__ = [
     "recall",
     "single_column",
     "swapped_pair",
+    "symmetric_balanced_accuracy",
     "tie_groups",
     "tie_ranks",
     "tmcc",
