@@ -32,7 +32,7 @@ Examples
 0.7
 """
 
-from . import families
+from . import families, properties
 from ._marginals import Counts
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted, weighted_accuracy
 from .comparison import (
@@ -116,6 +116,7 @@ __all__ = [
     "one_vs_rest_pr_curves",
     "pair_counts",
     "precision",
+    "properties",
     "recall",
     "single_column",
     "swapped_pair",

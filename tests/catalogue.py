@@ -263,6 +263,8 @@ EXCLUDED = {
     "single_column",
     "swapped_pair",
     "z_a",
+    # The audit of a measure's properties (tests/test_properties_audit.py).
+    "properties",
     # Enumerations of every matrix of a shape (tests/test_enumeration.py).
     "matrices_with_row_sums",
     "matrices_with_total",

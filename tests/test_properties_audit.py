@@ -4,6 +4,7 @@ against independent oracles, and the audit of measure properties (:mod:`cenmcc.p
 from __future__ import annotations
 
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -92,3 +93,171 @@ def test_new_measures_are_named():
     for name in ("correlation_distance", "mcen"):
         assert not cenmcc.MEASURES[name].greater_is_better
         assert cenmcc.MEASURES[name].best == 0.0
+
+
+# --- the audit ---------------------------------------------------------------------------------
+
+audit = cenmcc.properties.audit
+
+#: Small enough for a fast test, large enough for every counterexample below.
+FAST = {"n_items": 6, "n_random": 2000}
+
+
+def _smallest(C) -> int:
+    return int(np.sum(C))
+
+
+def _quiet(metric, C):
+    """``metric(C)`` with its UndefinedMetricWarning ignored."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        return metric(C)
+
+
+def test_accuracy_has_no_constant_baseline():
+    """Accuracy favours the majority class: one item, always right or always wrong."""
+    result = audit("accuracy", 2, ["constant_baseline"], **FAST)["constant_baseline"]
+    assert result.holds is False
+    first, second = result.counterexample["margins"]
+    # By hand: true sizes (0, 1) and predicted (0, 1) leave one matrix, [[0, 0], [0, 1]],
+    # accuracy 1; predicted (1, 0) leaves [[0, 0], [1, 0]], accuracy 0.
+    assert first == {"true": [0, 1], "predicted": [0, 1]}
+    assert second == {"true": [0, 1], "predicted": [1, 0]}
+    assert result.counterexample["expected"] == [1.0, 0.0]
+    assert result.method.startswith("exact")
+
+
+def test_balanced_accuracy_is_not_symmetric_and_the_counterexample_is_smallest():
+    result = audit("balanced_accuracy", 2, ["symmetry"], **FAST)["symmetry"]
+    assert result.holds is False
+    C, transposed = result.counterexample["matrices"]
+    assert transposed == np.transpose(C).tolist()
+    values = [float(_quiet(cenmcc.balanced_accuracy, X)) for X in (C, transposed)]
+    assert result.counterexample["values"] == pytest.approx(values, abs=0)
+    assert abs(values[0] - values[1]) > 1e-12
+    smaller = cenmcc.matrices_with_total(range(1, _smallest(C)), 2)
+    ba = _quiet(cenmcc.balanced_accuracy, smaller)
+    ba_t = _quiet(cenmcc.balanced_accuracy, np.swapaxes(smaller, -1, -2))
+    assert np.allclose(ba, ba_t, rtol=0, atol=1e-12)  # no smaller counterexample
+
+
+def test_binary_cen_is_not_monotone():
+    """The papers' binary CEN above 1: correcting an item can raise CEN (Jurman et al. 2012)."""
+    result = audit("cen", 2, ["monotonicity"], **FAST)["monotonicity"]
+    assert result.holds is False
+    C, corrected = (np.array(x) for x in result.counterexample["matrices"])
+    moved = C - corrected
+    assert moved.sum() == 0
+    assert np.count_nonzero(moved) == 2
+    i, j = np.argwhere(moved == 1)[0]
+    assert i != j
+    assert corrected[i, i] == C[i, i] + 1  # one item of class i corrected
+    before, after = float(cenmcc.cen(C)), float(cenmcc.cen(corrected))
+    assert result.counterexample["values"] == [before, after]
+    assert after > before  # CEN is an entropy: higher is worse
+
+
+def test_mcc_is_not_a_distance_but_the_correlation_distance_is():
+    result = audit("mcc", 2, ["distance"], **FAST)["distance"]
+    assert result.holds is False
+    x_z, x_y, y_z = (1 - float(cenmcc.mcc(C)) for C in result.counterexample["matrices"])
+    assert result.counterexample["distances"] == pytest.approx([x_z, x_y, y_z], abs=1e-15)
+    assert x_z > x_y + y_z
+    x, _, z = result.counterexample["labelings"]
+    assert (
+        result.counterexample["matrices"][0]
+        == cenmcc.confusion_matrix(x, z, labels=[0, 1]).tolist()
+    )
+    assert audit("correlation_distance", 2, ["distance"], **FAST)["distance"].holds is True
+    assert audit("accuracy", 3, ["distance"], **FAST)["distance"].holds is True  # Hamming
+
+
+def test_accuracy_changes_with_true_negatives():
+    result = audit("accuracy", 2, ["sl_true_negatives"], **FAST)["sl_true_negatives"]
+    assert result.holds is False
+    C, more = result.counterexample["matrices"]
+    assert np.subtract(more, C).tolist() == [[0, 0], [0, 1]]
+    assert result.counterexample["values"] == [
+        float(cenmcc.accuracy(C)),
+        float(cenmcc.accuracy(more)),
+    ]
+
+
+def _user(name, function, **fields):
+    return cenmcc.Measure(name, function, fields.pop("greater_is_better", True), **fields)
+
+
+def test_measures_built_to_fail_are_caught_with_their_counterexample():
+    def recall_0(C):
+        """The recall of class 0 alone: NaN (undefined) without true samples of class 0."""
+        counts = np.asarray(C.C if isinstance(C, cenmcc.Counts) else C, dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            return counts[..., 0, 0] / counts[..., 0, :].sum(axis=-1)
+
+    doubled = _user("doubled", lambda C: 2 * cenmcc.accuracy(C), bounds=(0.0, 1.0))
+    result = audit(doubled, 2, ["range"], **FAST)["range"]
+    assert result.holds is False
+    (C,) = result.counterexample["matrices"]
+    assert result.counterexample["values"] == [2 * float(cenmcc.accuracy(C))] == [2.0]
+    assert _smallest(C) == 1
+
+    report = audit(_user("recall_0", recall_0, bounds=(0.0, 1.0)), 2, **FAST)
+    (C,) = report["maximal_agreement"].counterexample["matrices"]
+    assert not np.array_equal(C, np.diag(np.diag(C)))  # imperfect, yet recall 1
+    assert float(recall_0(C)) == 1.0
+    C, permuted = report["class_permutation"].counterexample["matrices"]
+    assert float(recall_0(C)) != float(recall_0(permuted))
+    assert report["symmetry"].holds is False
+
+    shifted = _user(
+        "shifted", lambda C: cenmcc.accuracy(C) * C.total / (C.total + 1), bounds=(0.0, 1.0)
+    )
+    result = audit(shifted, 2, ["scale_invariance"], **FAST)["scale_invariance"]
+    assert result.holds is False
+    C, scaled = (np.array(x) for x in result.counterexample["matrices"])
+    assert np.array_equal(scaled, 2 * C)
+
+
+@pytest.mark.parametrize("K", [2, 3])
+def test_properties_with_proofs_are_never_reported_failing(K):
+    """Symmetry, class relabelling and scaling leave the MCC and kappa unchanged; their
+    expectation under random predictions is 0 (the numerator's expectation is 0 given the
+    margins); accuracy is class-permutation invariant and symmetric."""
+    known = ["symmetry", "class_permutation", "scale_invariance", "constant_baseline"]
+    for name in ("mcc", "cohen_kappa"):
+        report = audit(name, K, known, **FAST)
+        assert all(result.holds for result in report.values()), name
+        assert report["constant_baseline"].details["expected"] == pytest.approx(0, abs=1e-12)
+    report = audit("accuracy", K, ["symmetry", "class_permutation", "strict_monotonicity"], **FAST)
+    assert all(result.holds for result in report.values())
+    report = audit("balanced_accuracy", 2, ["sl_positives_scaled", "sl_negatives_scaled"], **FAST)
+    assert all(result.holds for result in report.values())
+
+
+def test_a_user_measure_is_audited():
+    youden = _user("youden", lambda C: cenmcc.informedness(C), bounds=(-1.0, 1.0))
+    report = audit(youden, 2, **FAST)
+    assert report["class_permutation"].holds is True
+    assert report["symmetry"].holds is False
+    assert set(report) == set(cenmcc.properties.PROPERTIES)
+    assert "exhaustive" in report["symmetry"].method
+
+
+def test_default_range_is_exhaustive_to_twelve_items_for_three_classes():
+    assert cenmcc.properties._default_items(3) == 12
+
+
+def test_bad_input_raises_one_clear_line():
+    with pytest.raises(ValueError, match=r"unknown property 'symetry'; the known ones are \["):
+        audit("mcc", 2, ["symetry"])
+    with pytest.raises(ValueError, match="'sl_exchange' is defined for K = 2 only, got K = 3"):
+        audit("mcc", 3, ["sl_exchange"])
+    with pytest.raises(ValueError, match="unknown measure 'mmc'"):
+        audit("mmc", 2)
+    with pytest.raises(TypeError, match=r"cenmcc\.Measure"):
+        audit(cenmcc.weighted_accuracy, 2)
+    nowhere = _user("nowhere", lambda C: np.full(C.stack_shape, np.nan), bounds=(0.0, 1.0))
+    with pytest.raises(ValueError, match=r"'nowhere' is undefined on every 2×2 matrix of 1 to 3"):
+        audit(nowhere, 2, n_items=3, n_random=0)
+    with pytest.raises(ValueError, match="n_classes must be at least 2"):
+        audit("mcc", 1)

@@ -1,0 +1,636 @@
+"""What a measure promises: an audit of its properties, with the smallest counterexample of each
+that fails.
+
+:func:`audit` takes a measure (a name of :data:`cenmcc.MEASURES`, a metric of cenmcc that
+declares its direction, or a user :class:`cenmcc.Measure`) and a number of classes K, and
+checks each property of :data:`PROPERTIES` on
+
+- every K×K matrix of 1 to ``n_items`` items (:func:`cenmcc.matrices_with_total`): within that
+  range a property that holds is proved for the measure as computed, and a counterexample is
+  the smallest (fewest items, then the first in lexicographic order);
+- then ``n_random`` random matrices of more items (counts multinomial with Dirichlet(1/2) class
+  probabilities, sorted by their number of items): evidence, not proof.
+
+The measure is audited where it is defined: the matrices on which it is 0/0 (those its
+``UndefinedMetricWarning`` counts; a user measure's NaN values) are left out of every check,
+as Gösgens et al. consider a measure where it is defined. Two values are equal when they
+differ by at most
+``tolerance`` (1e-12 by default) times ``max(1, |a|, |b|)``; "better" and "worse" are beyond
+that tolerance. The result of each property (:class:`Result`) says whether it holds (True,
+False, or None where it has no meaning for the measure), the smallest counterexample found (the
+matrices and the values), and how that was decided.
+
+The properties follow Gösgens, Zhiyanov, Tikhonov & Prokhorenkova, "Good classification
+measures and how to find them", NeurIPS 2021 (arXiv 2201.09044), restated on confusion matrices,
+and the invariances of Sokolova & Lapalme, "A systematic analysis of performance measures for
+classification tasks", Information Processing & Management 45 (2009) 427-437, Sec. 4, for K = 2.
+Each property's function below states the definition used.
+
+Examples
+--------
+>>> import cenmcc
+>>> properties = ["symmetry", "constant_baseline"]
+>>> report = cenmcc.properties.audit("accuracy", 2, properties, n_items=8, n_random=10**4)
+>>> report["symmetry"].holds, report["constant_baseline"].holds
+(True, False)
+>>> report["constant_baseline"].counterexample["expected"]
+[1.0, 0.0]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Callable, Iterable
+
+import numpy as np
+from scipy.special import gammaln
+
+from ._marginals import Counts
+from ._metric import Measure, _bind, metric_call
+from ._validation import check_integer, check_real
+from .enumeration import matrices_with_total
+from .registry import MEASURES, measures
+
+#: Relative tolerance of every equality between two values (see the module docstring).
+TOLERANCE = 1e-12
+
+#: The most matrices :func:`audit` enumerates by default: every matrix of 1 to n items for the
+#: largest n that keeps within it (n = 12 for K = 3).
+EXHAUSTIVE_BUDGET = 300_000
+
+#: The most ordered triples of labelings the distance check enumerates by default.
+TRIPLE_BUDGET = 20_000_000
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """The audit of one property.
+
+    Attributes
+    ----------
+    holds : bool or None
+        True: no counterexample found (a proof within the exhaustive range, evidence beyond);
+        False: a counterexample; None: the property has no meaning for this measure.
+    counterexample : dict or None
+        The smallest counterexample found: its matrices (nested lists, rows = true class) or
+        labelings, and the measure's values on them.
+    method : str
+        How it was decided: exhaustive up to how many items, random search of how many
+        matrices, or exact computation.
+    details : dict
+        What else was found (the smallest and largest values, say).
+    """
+
+    holds: bool | None
+    counterexample: dict | None
+    method: str
+    details: dict = dataclasses.field(default_factory=dict)
+
+
+class _Audit:
+    """One measure, one K: the matrices, the measure's values, and the comparisons."""
+
+    def __init__(self, measure: Measure, K: int, n_items: int, n_random: int, seed, tolerance):
+        self.measure, self.K, self.n_items, self.tolerance = measure, K, n_items, tolerance
+        self.sign = 1.0 if measure.greater_is_better else -1.0
+        exhaustive = matrices_with_total(range(1, n_items + 1), K)
+        self.n_exhaustive = len(exhaustive)
+        rng = np.random.default_rng(seed)
+        top = max(4 * n_items, 50)
+        means = rng.uniform(n_items + 1, top, size=(n_random, 1))
+        gamma = rng.standard_gamma(0.5, size=(n_random, K * K))  # Dirichlet(1/2) cell rates
+        cells = rng.poisson(gamma * (means / gamma.sum(axis=-1, keepdims=True)))
+        random = cells[np.argsort(cells.sum(axis=-1), kind="stable")]
+        random = random[random.sum(axis=-1) > n_items]
+        self.M = np.concatenate([exhaustive, random.reshape(-1, K, K)])
+        self.values = self.f(self.M)
+        self.corrected = {}  # the values after each correction (see _monotone)
+        self.random_totals = (n_items + 1, int(random.sum(axis=-1).max(initial=n_items + 1)))
+        if not np.any(np.isfinite(self.values[: self.n_exhaustive])):
+            raise ValueError(
+                f"measure {measure.name!r} is undefined on every {K}×{K} matrix of 1 to "
+                f"{n_items} items"
+            )
+
+    def f(self, M: np.ndarray) -> np.ndarray:
+        """The measure's values of the stack ``M``, NaN where it is undefined (:func:`_values`)."""
+        return _values(self.measure, M)
+
+    def method(self, first: int | None = None) -> str:
+        """How a check over the audit's matrices was decided (where its first failure was)."""
+        exhaustive = (
+            f"exhaustive: every {self.K}×{self.K} matrix of 1 to {self.n_items} items "
+            f"({self.n_exhaustive} matrices)"
+        )
+        if first is not None and first < self.n_exhaustive:
+            return exhaustive
+        low, high = self.random_totals
+        return (
+            f"{exhaustive}; random search: {len(self.M) - self.n_exhaustive} matrices of "
+            f"{low} to {high} items"
+        )
+
+    def equal(self, a, b) -> np.ndarray:
+        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+        return np.abs(a - b) <= self.tolerance * scale
+
+    def better(self, a, b) -> np.ndarray:
+        """Whether ``a`` is better than ``b`` beyond the tolerance."""
+        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+        return self.sign * (a - b) > self.tolerance * scale
+
+    def compare(self, transformed: np.ndarray, what: str) -> Result:
+        """Invariance: the measure equal on each matrix and its transform."""
+        other = self.f(transformed)
+        kept = np.isfinite(self.values) & np.isfinite(other)
+        failing = np.flatnonzero(kept & ~self.equal(self.values, other))
+        if not failing.size:
+            return Result(True, None, self.method())
+        i = int(failing[0])
+        example = {
+            "matrices": [self.M[i].tolist(), transformed[i].tolist()],
+            "values": [float(self.values[i]), float(other[i])],
+            "transform": what,
+        }
+        return Result(False, example, self.method(i))
+
+
+def _values(measure: Measure, M: np.ndarray) -> np.ndarray:
+    """The values of ``measure`` on the stack ``M`` (n, K, K), NaN where it is undefined.
+
+    A metric of cenmcc (or a partial of one) is computed block by block through its
+    definition (:class:`cenmcc._metric.Definition`), whose mask says where a value was 0/0 and
+    filled; a metric that leaves 0/0 terms out of a mean (``fill="excluded"``, the balanced
+    accuracy) is defined everywhere. A user's function is called once, and its NaN values are
+    its undefined ones.
+    """
+    call = metric_call(measure.function)
+    if call is None:
+        (values,), _ = (d.values() for d in measures(M, [measure], count_undefined=True))
+        return np.array(values, dtype=np.float64)
+    definition, options = _bind(*call)
+    m = Counts(M)
+    if definition.prepare:
+        options = definition.prepare(m, **options)
+    parts = []
+    for block in m.blocks():
+        values, undefined = definition.compute(block, **options)
+        values = np.array(values, dtype=np.float64)
+        if undefined is not None and definition.fill != "excluded":
+            values[undefined.reshape(len(values), -1).any(axis=-1)] = np.nan
+        parts.append(values)
+    return np.concatenate(parts)
+
+
+def _range(a: _Audit) -> Result:
+    """Range: every value lies within the measure's documented ``bounds``, and every diagonal
+    matrix (a perfect classification) takes exactly (within the tolerance) the ``best`` value.
+
+    The counterexample is the smallest matrix outside the bounds, or the smallest diagonal
+    matrix whose value is not the best. ``details`` holds the smallest and largest values found
+    and the documented bounds. (Gösgens et al. 2021 assume a measure's range; this checks the
+    range that cenmcc documents.)
+    """
+    low, high = a.measure.bounds
+    v = a.values
+    finite = np.isfinite(v)
+    outside = finite & ~(((v >= low) | a.equal(v, low)) & ((v <= high) | a.equal(v, high)))
+    diagonal = _is_diagonal(a.M)
+    not_best = diagonal & finite & ~a.equal(v, a.measure.best)
+    details = {
+        "min": float(np.min(v[finite])),
+        "max": float(np.max(v[finite])),
+        "bounds": [low, high],
+        "best": a.measure.best,
+    }
+    for bad, why in ((outside, "outside the bounds"), (not_best, "perfect, not the best value")):
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            example = {"matrices": [a.M[i].tolist()], "values": [float(v[i])], "why": why}
+            return Result(False, example, a.method(i), details)
+    return Result(True, None, a.method(), details)
+
+
+def _is_diagonal(M: np.ndarray) -> np.ndarray:
+    return M.sum(axis=(-2, -1)) == np.einsum("...ii->...", M)
+
+
+def _maximal_agreement(a: _Audit) -> Result:
+    """Maximal agreement: the best value is taken by the diagonal matrices (perfect
+    classifications) and only by them.
+
+    Gösgens et al. 2021, "maximal agreement" (a measure is maximal exactly when the two
+    labelings agree). Fails with the smallest diagonal matrix whose value is not the best, or
+    the smallest other matrix whose value is at least as good as the best (within the
+    tolerance).
+    """
+    best, v = a.measure.best, a.values
+    diagonal = _is_diagonal(a.M)
+    finite = np.isfinite(v)
+    at_best = finite & ~a.better(best, v)
+    bad = (diagonal & finite & ~a.equal(v, best)) | (~diagonal & at_best)
+    if not np.any(bad):
+        return Result(True, None, a.method())
+    i = int(np.flatnonzero(bad)[0])
+    why = "perfect, not the best value" if diagonal[i] else "imperfect, yet the best value"
+    example = {"matrices": [a.M[i].tolist()], "values": [float(v[i])], "why": why}
+    return Result(False, example, a.method(i))
+
+
+def _symmetry(a: _Audit) -> Result:
+    """Symmetry: ``f(C) = f(C^T)``, truth and prediction exchanged (Gösgens et al. 2021,
+    "symmetry")."""
+    return a.compare(np.swapaxes(a.M, -1, -2), "transpose")
+
+
+def _class_permutation(a: _Audit) -> Result:
+    """Class-permutation invariance: ``f(P C P^T) = f(C)`` for every permutation matrix P
+    (classes renamed alike in truth and prediction).
+
+    Checked for the swap of the first two classes and the cycle of all K, which generate every
+    permutation: invariance under both, on a domain closed under them, is invariance under all.
+    """
+    K = a.K
+    for perm in ([1, 0, *range(2, K)], [*range(1, K), 0]):
+        result = a.compare(a.M[:, perm][:, :, perm], f"classes permuted as {perm}")
+        if not result.holds:
+            return result
+    return result
+
+
+def _scale_invariance(a: _Audit) -> Result:
+    """Scale invariance: ``f(λ C) = f(C)`` for whole λ ≥ 2, checked for λ = 2 and 3 (every
+    count multiplied; the same classifier on a test set repeated λ times)."""
+    for factor in (2, 3):
+        result = a.compare(a.M * factor, f"multiplied by {factor}")
+        if not result.holds:
+            return result
+    return result
+
+
+def _monotone(a: _Audit, strict: bool) -> Result:
+    """The first matrix (smallest total, then order) with a correction of one misclassified
+    item (one count moved from ``C_ij > 0``, ``i != j``, to ``C_ii``) that makes the value
+    worse, or with ``strict`` not better; each cell's corrections are evaluated in turn."""
+    first = None
+    for i, j in itertools.permutations(range(a.K), 2):
+        rows = np.flatnonzero(a.M[:, i, j] > 0)
+        moved = a.M[rows]  # a copy
+        moved[:, i, j] -= 1
+        moved[:, i, i] += 1
+        if (i, j) not in a.corrected:  # shared by monotonicity and strict monotonicity
+            a.corrected[i, j] = a.f(moved)
+        before, after = a.values[rows], a.corrected[i, j]
+        bad = ~a.better(after, before) if strict else a.better(before, after)
+        failing = np.flatnonzero(np.isfinite(before) & np.isfinite(after) & bad)
+        if failing.size and (first is None or rows[failing[0]] < first[0]):
+            k = failing[0]
+            first = (int(rows[k]), moved[k], float(before[k]), float(after[k]))
+    if first is None:
+        return Result(True, None, a.method())
+    i, corrected, before, after = first
+    example = {
+        "matrices": [a.M[i].tolist(), corrected.tolist()],
+        "values": [before, after],
+        "why": "one misclassified item corrected: " + ("not better" if strict else "worse"),
+    }
+    return Result(False, example, a.method(i))
+
+
+def _monotonicity(a: _Audit) -> Result:
+    """Monotonicity: correcting one misclassified item (one count moved from ``C_ij``,
+    ``i != j``, to ``C_ii``) never makes the value worse.
+
+    A restatement on confusion matrices of the monotonicity of Gösgens et al. 2021, who ask
+    that any change of one labeling towards the other improves the measure; this is the change
+    of one item's predicted label to its true label.
+    """
+    return _monotone(a, strict=False)
+
+
+def _strict_monotonicity(a: _Audit) -> Result:
+    """Strict monotonicity: correcting one misclassified item (as in monotonicity) always makes
+    the value better, beyond the tolerance (Gösgens et al. 2021, "strict monotonicity")."""
+    return _monotone(a, strict=True)
+
+
+def _constant_baseline(a: _Audit) -> Result:
+    """Constant baseline: for a prediction independent of the truth with fixed class sizes,
+    the expected value is the same whatever the class sizes.
+
+    With ``s`` items, true class sizes ``t`` and predicted class sizes ``p`` (the row and
+    column sums), the predicted labels a uniformly random permutation of a fixed list, the
+    matrix follows the multivariate hypergeometric law of a table given its margins:
+    ``P(C) = prod_i t_i! prod_j p_j! / (s! prod_ij C_ij!)``. The expectation of the measure is
+    computed exactly (one sum over every matrix with those margins, the matrices being those
+    of the exhaustive range) for every ``(t, p)`` of 1 to ``n_items`` items; the property holds
+    when all these expectations are equal within 1e-9 relative (sums of up to 10^5 rounded
+    terms). Gösgens et al. 2021, "constant baseline" (there for any sizes; here the exhaustive
+    range only). The counterexample gives the two margins whose expectations differ, the
+    smallest total first.
+    """
+    M = a.M[: a.n_exhaustive]
+    v = a.values[: a.n_exhaustive]
+    t, p = M.sum(axis=-1), M.sum(axis=-2)
+    s = t.sum(axis=-1)
+    log_p = (
+        gammaln(t + 1).sum(-1)
+        + gammaln(p + 1).sum(-1)
+        - gammaln(s + 1)
+        - gammaln(M + 1).sum(axis=(-2, -1))
+    )
+    keys = np.concatenate([t, p], axis=-1)
+    margins, group = np.unique(keys, axis=0, return_inverse=True)
+    group = group.ravel()
+    weight = np.exp(log_p)
+    kept = np.isfinite(v)
+    expected = np.bincount(group[kept], weight[kept] * v[kept], len(margins))
+    mass = np.bincount(group[kept], weight[kept], len(margins))
+    defined = mass > 1 - 1e-9  # every matrix of those margins has a value
+    expected = expected[defined] / mass[defined]
+    margins = margins[defined]
+    sizes = margins[:, : a.K].sum(axis=-1)
+    order = np.lexsort((np.arange(len(sizes)), sizes))
+    expected, margins = expected[order], margins[order]
+    scale = np.maximum(1.0, np.abs(expected))
+    differ = np.abs(expected - expected[0]) > 1e-9 * np.maximum(scale, abs(expected[0]))
+    method = (
+        f"exact: expectation under the hypergeometric law of every pair of margins of 1 to "
+        f"{a.n_items} items ({len(margins)} pairs)"
+    )
+    details = {"min": float(expected.min()), "max": float(expected.max())}
+    if not np.any(differ):
+        return Result(True, None, method, {**details, "expected": float(expected[0])})
+    k = int(np.flatnonzero(differ)[0])
+    example = {
+        "margins": [_margins(margins[0], a.K), _margins(margins[k], a.K)],
+        "expected": [float(expected[0]), float(expected[k])],
+    }
+    return Result(False, example, method, details)
+
+
+def _margins(key: np.ndarray, K: int) -> dict:
+    return {"true": key[:K].tolist(), "predicted": key[K:].tolist()}
+
+
+def _distance(a: _Audit, n_labelings: int | None = None) -> Result:
+    """Distance: a decreasing affine transform of the measure is a metric on labelings.
+
+    A metric ``d`` on the labelings of n items into K classes has ``d(x, x) = 0``,
+    ``d(x, y) > 0`` for ``x != y``, ``d(x, y) = d(y, x)`` and the triangle inequality
+    ``d(x, z) <= d(x, y) + d(y, z)``, where ``d(x, y)`` is computed from the confusion matrix of
+    truth ``x`` and prediction ``y``. ``d(x, x) = 0`` leaves one decreasing affine transform up
+    to a positive factor, which no axiom sees: ``d = best - f`` (``f - best`` for a measure
+    where lower is better). Gösgens et al. 2021, "distance" (they look for any monotone
+    transform; the affine one is what the issue asks). Checked over every ordered triple of
+    labelings of n items for n = 1, 2, ... up to the largest n with at most 2·10^7 triples (8
+    for K = 2, 5 for K = 3); the counterexample is the first failure of the smallest n.
+    None where the best value is infinite.
+    """
+    if not math.isfinite(a.measure.best):
+        return Result(None, None, "no affine transform is 0 at an infinite best value")
+    K = a.K
+    n_max = n_labelings or max(1, int(math.log(TRIPLE_BUDGET) / (3 * math.log(K))))
+    for n in range(1, n_max + 1):
+        labelings = np.array(list(itertools.product(range(K), repeat=n)), dtype=np.int64)
+        N = len(labelings)
+        codes = labelings[:, None, :] * K + labelings[None, :, :]  # (N, N, n)
+        cells = np.zeros((N * N, K * K), dtype=np.int64)
+        np.add.at(cells, (np.repeat(np.arange(N * N), n), codes.ravel()), 1)
+        matrices = cells.reshape(N, N, K, K)
+        d = a.sign * (a.measure.best - a.f(matrices.reshape(-1, K, K))).reshape(N, N)
+        failure = _metric_failure(a, d)
+        if failure is not None:
+            x, y, z, why = failure
+            labels = [labelings[i].tolist() for i in (x, y, z) if i is not None]
+            pairs = [(x, z), (x, y), (y, z)] if z is not None else [(x, y), (y, x)]
+            example = {
+                "labelings": labels,
+                "matrices": [matrices[i, j].tolist() for i, j in pairs],
+                "distances": [float(d[i, j]) for i, j in pairs],
+                "why": why,
+            }
+            return Result(False, example, f"exhaustive: every triple of labelings of {n} items")
+    return Result(
+        True, None, f"exhaustive: every triple of labelings of 1 to {n_max} items ({K} classes)"
+    )
+
+
+def _metric_failure(a: _Audit, d: np.ndarray):
+    """The first broken axiom of the distance matrix ``d``: ``(x, y, z or None, why)``."""
+    N = len(d)
+    undefined = np.isnan(d) | np.isnan(d.T)  # left out, as the measure is
+    same = np.eye(N, dtype=bool)
+    for bad, why in (
+        (~same | (np.abs(d) <= a.tolerance), "d(x, x) is not 0"),
+        (same | (d > a.tolerance), "d(x, y) <= 0 for x != y"),
+        (a.equal(d, d.T), "d(x, y) != d(y, x)"),
+    ):
+        bad = bad | undefined
+        if not np.all(bad):
+            x, y = map(int, np.argwhere(~bad)[0])
+            return x, y, None, why
+    for y in range(N):
+        through = d[:, y][:, None] + d[y, :][None, :]  # d(x, y) + d(y, z)
+        broken = d > through + a.tolerance * np.maximum(1.0, np.abs(through))
+        if np.any(broken):
+            x, z = map(int, np.argwhere(broken)[0])
+            return x, y, z, "d(x, z) > d(x, y) + d(y, z)"
+    return None
+
+
+def _binary_cells(a: _Audit, change: Callable[[np.ndarray], None], what: str) -> Result:
+    transformed = a.M.copy()
+    change(transformed)
+    return a.compare(transformed, what)
+
+
+def _sl(change: Callable[[np.ndarray], None], what: str, doc: str) -> Callable:
+    def check(a: _Audit) -> Result:
+        return _binary_cells(a, change, what)
+
+    check.__doc__ = doc
+    return check
+
+
+def _add(i: int, j: int) -> Callable:
+    def change(M):
+        M[:, i, j] += 1
+
+    return change
+
+
+def _scale_row(i: int) -> Callable:
+    def change(M):
+        M[:, i, :] *= 2
+
+    return change
+
+
+def _exchange(M):
+    M[...] = M[:, ::-1, ::-1]
+
+
+_SL_SOURCE = (
+    "Sokolova & Lapalme 2009, Sec. 4 (Table 3), restated with class 0 positive: "
+    "C = [[tp, fn], [fp, tn]], rows = truth. "
+)
+
+#: The invariances of Sokolova & Lapalme (2009) for K = 2, by name: the change of the matrix,
+#: and its definition. We name them by what they change rather than by their I1-I8 numbers.
+SOKOLOVA_LAPALME = {
+    "sl_exchange": (
+        _exchange,
+        "positives and negatives exchanged",
+        "Invariance under the exchange of positives and negatives: f([[tn, fp], [fn, tp]]) = f(C).",
+    ),
+    "sl_true_negatives": (
+        _add(1, 1),
+        "one more true negative",
+        "Invariance under a change of tn: f with tn + 1 equals f(C).",
+    ),
+    "sl_true_positives": (
+        _add(0, 0),
+        "one more true positive",
+        "Invariance under a change of tp: f with tp + 1 equals f(C).",
+    ),
+    "sl_false_positives": (
+        _add(1, 0),
+        "one more false positive",
+        "Invariance under a change of fp: f with fp + 1 equals f(C).",
+    ),
+    "sl_false_negatives": (
+        _add(0, 1),
+        "one more false negative",
+        "Invariance under a change of fn: f with fn + 1 equals f(C).",
+    ),
+    "sl_positives_scaled": (
+        _scale_row(0),
+        "the positive row doubled",
+        "Invariance under a change of the positive class size at the same rates: "
+        "f([[2 tp, 2 fn], [fp, tn]]) = f(C).",
+    ),
+    "sl_negatives_scaled": (
+        _scale_row(1),
+        "the negative row doubled",
+        "Invariance under a change of the negative class size at the same rates: "
+        "f([[tp, fn], [2 fp, 2 tn]]) = f(C).",
+    ),
+}
+
+#: Every property, by name: the function that checks it (its docstring is the definition).
+PROPERTIES: dict[str, Callable[[_Audit], Result]] = {
+    "range": _range,
+    "maximal_agreement": _maximal_agreement,
+    "symmetry": _symmetry,
+    "class_permutation": _class_permutation,
+    "scale_invariance": _scale_invariance,
+    "monotonicity": _monotonicity,
+    "strict_monotonicity": _strict_monotonicity,
+    "constant_baseline": _constant_baseline,
+    "distance": _distance,
+    **{
+        name: _sl(change, what, _SL_SOURCE + doc)
+        for name, (change, what, doc) in SOKOLOVA_LAPALME.items()
+    },
+}
+
+#: The properties that have a meaning only for K = 2.
+BINARY_ONLY = frozenset(SOKOLOVA_LAPALME)
+
+
+def _resolve(measure) -> Measure:
+    if isinstance(measure, Measure):
+        return measure
+    if isinstance(measure, str):
+        if measure not in MEASURES:
+            raise ValueError(f"unknown measure {measure!r}; the known names are {list(MEASURES)}")
+        return MEASURES[measure]
+    named = getattr(measure, "measure", None)
+    if isinstance(named, Measure):
+        return named
+    raise TypeError(
+        f"measure must be a name of cenmcc.MEASURES, a metric of cenmcc that declares its "
+        f"direction, or a cenmcc.Measure, got {measure!r}; wrap a function in "
+        f"cenmcc.Measure(name, function, greater_is_better, bounds=...)"
+    )
+
+
+def _default_items(K: int) -> int:
+    """The largest n with at most :data:`EXHAUSTIVE_BUDGET` matrices of 1 to n items."""
+    n, count = 0, 0
+    while True:
+        count += math.comb(n + 1 + K * K - 1, K * K - 1)
+        if count > EXHAUSTIVE_BUDGET:
+            return max(n, 1)
+        n += 1
+
+
+def audit(
+    measure,
+    n_classes: int,
+    properties: Iterable[str] | None = None,
+    *,
+    n_items: int | None = None,
+    n_random: int = 10**6,
+    seed: int = 0,
+    tolerance: float = TOLERANCE,
+) -> dict[str, Result]:
+    """Which properties a measure has on K×K confusion matrices, with the smallest
+    counterexample of each that fails.
+
+    Parameters
+    ----------
+    measure : str, metric of cenmcc, or Measure
+        A name of :data:`cenmcc.MEASURES`, a metric that declares its direction
+        (``cenmcc.mcc``), or a :class:`cenmcc.Measure` (its ``greater_is_better``, ``best``
+        and ``bounds`` are those audited).
+    n_classes : int
+        K >= 2.
+    properties : iterable of str, optional
+        Names of :data:`PROPERTIES`; by default all that have a meaning for K (the
+        Sokolova-Lapalme invariances only for K = 2).
+    n_items : int, optional
+        Every matrix of 1 to ``n_items`` items is checked; by default the largest n with at
+        most 300 000 matrices (49 for K = 2, 12 for K = 3, 7 for K = 4).
+    n_random : int, default 10**6
+        Random matrices of more items checked after them.
+    seed : int, default 0
+        Seed of the random matrices.
+    tolerance : float, default 1e-12
+        Relative tolerance of equalities (see the module docstring).
+
+    Returns
+    -------
+    dict of str to Result
+        Each property's :class:`Result`, in the order asked.
+
+    Raises
+    ------
+    ValueError
+        An unknown property (the known ones are listed), a property without meaning for K
+        (a Sokolova-Lapalme invariance for K != 2), an unknown measure name, or a measure
+        undefined on every matrix of the exhaustive range.
+    TypeError
+        A measure that is neither a name, a metric declaring its direction, nor a Measure.
+    """
+    chosen = _resolve(measure)
+    K = check_integer(n_classes, name="n_classes", low=2)
+    if properties is None:
+        names = [p for p in PROPERTIES if K == 2 or p not in BINARY_ONLY]
+    else:
+        names = [properties] if isinstance(properties, str) else list(properties)
+        for name in names:
+            if name not in PROPERTIES:
+                raise ValueError(
+                    f"unknown property {name!r}; the known ones are {list(PROPERTIES)}"
+                )
+            if name in BINARY_ONLY and K != 2:
+                raise ValueError(f"property {name!r} is defined for K = 2 only, got K = {K}")
+    n = _default_items(K) if n_items is None else check_integer(n_items, name="n_items", low=1)
+    n_random = check_integer(n_random, name="n_random", low=0)
+    tolerance = check_real(tolerance, name="tolerance", low=0)
+    state = _Audit(chosen, K, n, n_random, seed, tolerance)
+    return {name: PROPERTIES[name](state) for name in names}
