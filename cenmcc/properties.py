@@ -92,8 +92,18 @@ class Result:
 class _Audit:
     """One measure, one K: the matrices, the measure's values, and the comparisons."""
 
-    def __init__(self, measure: Measure, K: int, n_items: int, n_random: int, seed, tolerance):
+    def __init__(
+        self,
+        measure: Measure,
+        K: int,
+        n_items: int,
+        n_random: int,
+        seed,
+        tolerance,
+        every_class_present: bool = False,
+    ):
         self.measure, self.K, self.n_items, self.tolerance = measure, K, n_items, tolerance
+        self.every_class_present = every_class_present
         self.sign = 1.0 if measure.greater_is_better else -1.0
         exhaustive = matrices_with_total(range(1, n_items + 1), K)
         self.n_exhaustive = len(exhaustive)
@@ -109,14 +119,18 @@ class _Audit:
         self.corrected = {}  # the values after each correction (see _monotone)
         self.random_totals = (n_items + 1, int(random.sum(axis=-1).max(initial=n_items + 1)))
         if not np.any(np.isfinite(self.values[: self.n_exhaustive])):
+            where = " with every class present" if every_class_present else ""
             raise ValueError(
-                f"measure {measure.name!r} is undefined on every {K}×{K} matrix of 1 to "
+                f"measure {measure.name!r} is undefined on every {K}×{K} matrix{where} of 1 to "
                 f"{n_items} items"
             )
 
     def f(self, M: np.ndarray) -> np.ndarray:
         """The measure's values of the stack ``M``, NaN where it is undefined (:func:`_values`)."""
-        return _values(self.measure, M)
+        values = _values(self.measure, M)
+        if self.every_class_present:  # the other matrices are out of the domain
+            values[(M.sum(axis=-1) == 0).any(axis=-1) | (M.sum(axis=-2) == 0).any(axis=-1)] = np.nan
+        return values
 
     def method(self, first: int | None = None) -> str:
         """How a check over the audit's matrices was decided (where its first failure was)."""
@@ -577,6 +591,7 @@ def audit(
     n_random: int = 10**6,
     seed: int = 0,
     tolerance: float = TOLERANCE,
+    every_class_present: bool = False,
 ) -> dict[str, Result]:
     """Which properties a measure has on K×K confusion matrices, with the smallest
     counterexample of each that fails.
@@ -601,6 +616,10 @@ def audit(
         Seed of the random matrices.
     tolerance : float, default 1e-12
         Relative tolerance of equalities (see the module docstring).
+    every_class_present : bool, default False
+        Audit only the matrices in which every class is true at least once and predicted at
+        least once (and labelings that use every class): the domain on which Gösgens et al.
+        (2021) state most of their results. A transform that leaves the domain is not checked.
 
     Returns
     -------
@@ -632,5 +651,5 @@ def audit(
     n = _default_items(K) if n_items is None else check_integer(n_items, name="n_items", low=1)
     n_random = check_integer(n_random, name="n_random", low=0)
     tolerance = check_real(tolerance, name="tolerance", low=0)
-    state = _Audit(chosen, K, n, n_random, seed, tolerance)
+    state = _Audit(chosen, K, n, n_random, seed, tolerance, bool(every_class_present))
     return {name: PROPERTIES[name](state) for name in names}

@@ -261,3 +261,17 @@ def test_bad_input_raises_one_clear_line():
         audit(nowhere, 2, n_items=3, n_random=0)
     with pytest.raises(ValueError, match="n_classes must be at least 2"):
         audit("mcc", 1)
+
+
+def test_every_class_present_gives_the_results_of_goesgens_et_al():
+    """On matrices where every class is true and predicted: balanced accuracy has a constant
+    baseline (1/K), the correlation distance is a distance but has no constant baseline."""
+    options = {**FAST, "every_class_present": True}
+    report = audit("balanced_accuracy", 3, ["constant_baseline"], **options)
+    assert report["constant_baseline"].details["expected"] == pytest.approx(1 / 3, abs=1e-12)
+    report = audit("correlation_distance", 2, ["distance", "constant_baseline"], **options)
+    assert report["distance"].holds is True
+    first, second = report["constant_baseline"].counterexample["margins"]
+    assert first == {"true": [1, 1], "predicted": [1, 1]}  # by hand: MCC ±1, CD 0 or 1
+    assert report["constant_baseline"].counterexample["expected"][0] == 0.5
+    assert all(min(m["true"] + m["predicted"]) > 0 for m in (first, second))
