@@ -103,7 +103,7 @@ class _Audit:
         every_class_present: bool = False,
     ):
         self.measure, self.K, self.n_items, self.tolerance = measure, K, n_items, tolerance
-        self.every_class_present = every_class_present
+        self.every_class_present, self.seed = every_class_present, seed
         self.sign = 1.0 if measure.greater_is_better else -1.0
         exhaustive = matrices_with_total(range(1, n_items + 1), K)
         self.n_exhaustive = len(exhaustive)
@@ -341,9 +341,10 @@ def _constant_baseline(a: _Audit) -> Result:
     computed exactly (one sum over every matrix with those margins, the matrices being those
     of the exhaustive range) for every ``(t, p)`` of 1 to ``n_items`` items; the property holds
     when all these expectations are equal within 1e-9 relative (sums of up to 10^5 rounded
-    terms). Gösgens et al. 2021, "constant baseline" (there for any sizes; here the exhaustive
-    range only). The counterexample gives the two margins whose expectations differ, the
-    smallest total first.
+    terms). Beyond that range, sampled (:func:`_sampled_baseline`): the mean and standard error
+    of random predictions for random margins. Gösgens et al. 2021, "constant baseline". The
+    counterexample gives the two margins whose expectations differ, the smallest total first
+    (or the sampled margins, their mean and its standard error).
     """
     M = a.M[: a.n_exhaustive]
     v = a.values[: a.n_exhaustive]
@@ -376,11 +377,66 @@ def _constant_baseline(a: _Audit) -> Result:
     )
     details = {"min": float(expected.min()), "max": float(expected.max())}
     if not np.any(differ):
-        return Result(True, None, method, {**details, "expected": float(expected[0])})
+        return _sampled_baseline(a, float(expected[0]), method, details)
     k = int(np.flatnonzero(differ)[0])
     example = {
         "margins": [_margins(margins[0], a.K), _margins(margins[k], a.K)],
         "expected": [float(expected[0]), float(expected[k])],
+    }
+    return Result(False, example, method, details)
+
+
+#: Margin pairs drawn beyond the exhaustive range, and the standard errors a sampled mean may
+#: stray from the exact constant before the constant baseline fails.
+N_MARGINS, N_STANDARD_ERRORS = 100, 5.0
+
+
+def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) -> Result:
+    """The constant baseline beyond the exhaustive range, by sampling.
+
+    For :data:`N_MARGINS` pairs of margins with every class present and totals as the random
+    matrices', ``n_random / N_MARGINS`` random predictions each (a uniformly random permutation
+    of the predicted labels): the mean value and its standard error. The property fails where
+    a mean is more than :data:`N_STANDARD_ERRORS` standard errors (plus the tolerance) from the
+    exact constant of the exhaustive range.
+    """
+    draws = (len(a.M) - a.n_exhaustive) // N_MARGINS
+    details = {**details, "expected": constant}
+    if draws < 2:
+        return Result(True, None, method, details)
+    K = a.K
+    rng = np.random.default_rng([a.seed, 1])
+    totals = rng.integers(max(a.n_items + 1, K), a.random_totals[1] + 1, size=N_MARGINS)
+    stacks, margins = [], []
+    for s in totals:
+        t, p = (1 + rng.multinomial(s - K, np.full(K, 1.0 / K)) for _ in range(2))
+        truth = np.repeat(np.arange(K), t)
+        predicted = rng.permuted(np.tile(np.repeat(np.arange(K), p), (draws, 1)), axis=1)
+        codes = (np.arange(draws)[:, None] * K * K + truth * K + predicted).ravel()
+        stacks.append(np.bincount(codes, minlength=draws * K * K).reshape(draws, K, K))
+        margins.append(np.concatenate([t, p]))
+    values = a.f(np.concatenate(stacks)).reshape(N_MARGINS, draws)
+    count = np.isfinite(values).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.nanmean(np.where(count[:, None] > 1, values, 0.0), axis=-1)
+        error = np.nanstd(np.where(count[:, None] > 1, values, 0.0), axis=-1, ddof=1)
+    error = error / np.sqrt(np.maximum(count, 1))
+    kept = count > 1
+    gap = np.abs(mean - constant)
+    bad = kept & (gap > N_STANDARD_ERRORS * error + a.tolerance * np.maximum(1.0, abs(constant)))
+    method = (
+        f"{method}; sampled: {N_MARGINS} pairs of margins of {totals.min()} to "
+        f"{totals.max()} items, {draws} random predictions each, within "
+        f"{N_STANDARD_ERRORS:g} standard errors"
+    )
+    if not np.any(bad):
+        return Result(True, None, method, details)
+    order = np.flatnonzero(bad)
+    k = int(order[np.argmin(totals[order])])
+    example = {
+        "margins": [_margins(margins[k], K)],
+        "expected": [constant, float(mean[k])],
+        "standard_error": float(error[k]),
     }
     return Result(False, example, method, details)
 

@@ -275,3 +275,25 @@ def test_every_class_present_gives_the_results_of_goesgens_et_al():
     assert first == {"true": [1, 1], "predicted": [1, 1]}  # by hand: MCC ±1, CD 0 or 1
     assert report["constant_baseline"].counterexample["expected"][0] == 0.5
     assert all(min(m["true"] + m["predicted"]) > 0 for m in (first, second))
+
+
+def test_the_constant_baseline_beyond_the_exhaustive_range_is_sampled():
+    """Constant (1/2) up to 6 items, the accuracy beyond: caught by the sampled margins."""
+
+    def function(C):
+        return np.where(C.total > 6, cenmcc.accuracy(C), 0.5)
+
+    late = _user("late", function, bounds=(0.0, 1.0))
+    result = audit(late, 2, ["constant_baseline"], n_items=6, n_random=20_000)
+    result = result["constant_baseline"]
+    assert result.holds is False
+    assert "sampled" in result.method
+    (margins,) = result.counterexample["margins"]
+    assert sum(margins["true"]) > 6
+    constant, mean = result.counterexample["expected"]
+    assert constant == 0.5
+    # By hand: the expected accuracy given the margins is sum_k t_k p_k / s^2.
+    t, p = np.array(margins["true"]), np.array(margins["predicted"])
+    exact = float(t @ p) / t.sum() ** 2
+    assert abs(mean - exact) < 5 * result.counterexample["standard_error"] + 1e-12
+    assert abs(exact - 0.5) > 5 * result.counterexample["standard_error"]
