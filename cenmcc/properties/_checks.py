@@ -1,201 +1,17 @@
-"""What a measure promises: an audit of its properties, with the smallest counterexample of each
-that fails.
-
-:func:`audit` takes a measure (a name of :data:`cenmcc.MEASURES`, a metric of cenmcc that
-declares its direction, or a user :class:`cenmcc.Measure`) and a number of classes K, and
-checks each property of :data:`PROPERTIES` on
-
-- every K×K matrix of 1 to ``n_items`` items (:func:`cenmcc.matrices_with_total`): within that
-  range a property that holds is proved for the measure as computed, and a counterexample is
-  the smallest (fewest items, then the first in lexicographic order);
-- then ``n_random`` random matrices of more items (counts multinomial with Dirichlet(1/2) class
-  probabilities, sorted by their number of items): evidence, not proof.
-
-The measure is audited where it is defined: the matrices on which it is 0/0 (those its
-``UndefinedMetricWarning`` counts; a user measure's NaN values) are left out of every check,
-as Gösgens et al. consider a measure where it is defined. Two values are equal when they
-differ by at most
-``tolerance`` (1e-12 by default) times ``max(1, |a|, |b|)``; "better" and "worse" are beyond
-that tolerance. The result of each property (:class:`Result`) says whether it holds (True,
-False, or None where it has no meaning for the measure), the smallest counterexample found (the
-matrices and the values), and how that was decided.
-
-The properties follow Gösgens, Zhiyanov, Tikhonov & Prokhorenkova, "Good classification
-measures and how to find them", NeurIPS 2021 (arXiv 2201.09044), restated on confusion matrices,
-and the invariances of Sokolova & Lapalme, "A systematic analysis of performance measures for
-classification tasks", Information Processing & Management 45 (2009) 427-437, Sec. 4, for K = 2.
-Each property's function below states the definition used.
-
-Examples
---------
->>> import cenmcc
->>> properties = ["symmetry", "constant_baseline"]
->>> report = cenmcc.properties.audit("accuracy", 2, properties, n_items=8, n_random=10**4)
->>> report["symmetry"].holds, report["constant_baseline"].holds
-(True, False)
->>> report["constant_baseline"].counterexample["expected"]
-[1.0, 0.0]
-"""
+"""The properties an audit checks: one function per property, its docstring the definition
+(Gösgens et al. 2021, Sokolova & Lapalme 2009), taking the audit's matrices and values
+(:class:`~cenmcc.properties._audit._Audit`) and returning a :class:`Result`."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import numpy as np
 from scipy.special import gammaln
 
-from ._marginals import Counts
-from ._metric import Measure, _bind, metric_call
-from ._validation import check_integer, check_real
-from .enumeration import matrices_with_total
-from .registry import MEASURES, measures
-
-#: Relative tolerance of every equality between two values (see the module docstring).
-TOLERANCE = 1e-12
-
-#: The most matrices :func:`audit` enumerates by default: every matrix of 1 to n items for the
-#: largest n that keeps within it (n = 12 for K = 3).
-EXHAUSTIVE_BUDGET = 300_000
-
-#: The most ordered triples of labelings the distance check enumerates by default.
-TRIPLE_BUDGET = 20_000_000
-
-
-@dataclasses.dataclass(frozen=True)
-class Result:
-    """The audit of one property.
-
-    Attributes
-    ----------
-    holds : bool or None
-        True: no counterexample found (a proof within the exhaustive range, evidence beyond);
-        False: a counterexample; None: the property has no meaning for this measure.
-    counterexample : dict or None
-        The smallest counterexample found: its matrices (nested lists, rows = true class) or
-        labelings, and the measure's values on them.
-    method : str
-        How it was decided: exhaustive up to how many items, random search of how many
-        matrices, or exact computation.
-    details : dict
-        What else was found (the smallest and largest values, say).
-    """
-
-    holds: bool | None
-    counterexample: dict | None
-    method: str
-    details: dict = dataclasses.field(default_factory=dict)
-
-
-class _Audit:
-    """One measure, one K: the matrices, the measure's values, and the comparisons."""
-
-    def __init__(
-        self,
-        measure: Measure,
-        K: int,
-        n_items: int,
-        n_random: int,
-        seed,
-        tolerance,
-        every_class_present: bool = False,
-    ):
-        self.measure, self.K, self.n_items, self.tolerance = measure, K, n_items, tolerance
-        self.every_class_present, self.seed = every_class_present, seed
-        self.sign = 1.0 if measure.greater_is_better else -1.0
-        exhaustive = matrices_with_total(range(1, n_items + 1), K)
-        self.n_exhaustive = len(exhaustive)
-        rng = np.random.default_rng(seed)
-        top = max(4 * n_items, 50)
-        means = rng.uniform(n_items + 1, top, size=(n_random, 1))
-        gamma = rng.standard_gamma(0.5, size=(n_random, K * K))  # Dirichlet(1/2) cell rates
-        cells = rng.poisson(gamma * (means / gamma.sum(axis=-1, keepdims=True)))
-        random = cells[np.argsort(cells.sum(axis=-1), kind="stable")]
-        random = random[random.sum(axis=-1) > n_items]
-        self.M = np.concatenate([exhaustive, random.reshape(-1, K, K)])
-        self.values = self.f(self.M)
-        self.corrected = {}  # the values after each correction (see _monotone)
-        self.random_totals = (n_items + 1, int(random.sum(axis=-1).max(initial=n_items + 1)))
-        if not np.any(np.isfinite(self.values[: self.n_exhaustive])):
-            where = " with every class present" if every_class_present else ""
-            raise ValueError(
-                f"measure {measure.name!r} is undefined on every {K}×{K} matrix{where} of 1 to "
-                f"{n_items} items"
-            )
-
-    def f(self, M: np.ndarray) -> np.ndarray:
-        """The measure's values of the stack ``M``, NaN where it is undefined (:func:`_values`)."""
-        values = _values(self.measure, M)
-        if self.every_class_present:  # the other matrices are out of the domain
-            values[(M.sum(axis=-1) == 0).any(axis=-1) | (M.sum(axis=-2) == 0).any(axis=-1)] = np.nan
-        return values
-
-    def method(self, first: int | None = None) -> str:
-        """How a check over the audit's matrices was decided (where its first failure was)."""
-        exhaustive = (
-            f"exhaustive: every {self.K}×{self.K} matrix of 1 to {self.n_items} items "
-            f"({self.n_exhaustive} matrices)"
-        )
-        if first is not None and first < self.n_exhaustive:
-            return exhaustive
-        low, high = self.random_totals
-        return (
-            f"{exhaustive}; random search: {len(self.M) - self.n_exhaustive} matrices of "
-            f"{low} to {high} items"
-        )
-
-    def equal(self, a, b) -> np.ndarray:
-        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
-        return np.abs(a - b) <= self.tolerance * scale
-
-    def better(self, a, b) -> np.ndarray:
-        """Whether ``a`` is better than ``b`` beyond the tolerance."""
-        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
-        return self.sign * (a - b) > self.tolerance * scale
-
-    def compare(self, transformed: np.ndarray, what: str) -> Result:
-        """Invariance: the measure equal on each matrix and its transform."""
-        other = self.f(transformed)
-        kept = np.isfinite(self.values) & np.isfinite(other)
-        failing = np.flatnonzero(kept & ~self.equal(self.values, other))
-        if not failing.size:
-            return Result(True, None, self.method())
-        i = int(failing[0])
-        example = {
-            "matrices": [self.M[i].tolist(), transformed[i].tolist()],
-            "values": [float(self.values[i]), float(other[i])],
-            "transform": what,
-        }
-        return Result(False, example, self.method(i))
-
-
-def _values(measure: Measure, M: np.ndarray) -> np.ndarray:
-    """The values of ``measure`` on the stack ``M`` (n, K, K), NaN where it is undefined.
-
-    A metric of cenmcc (or a partial of one) is computed block by block through its
-    definition (:class:`cenmcc._metric.Definition`), whose mask says where a value was 0/0 and
-    filled; a metric that leaves 0/0 terms out of a mean (``fill="excluded"``, the balanced
-    accuracy) is defined everywhere. A user's function is called once, and its NaN values are
-    its undefined ones.
-    """
-    call = metric_call(measure.function)
-    if call is None:
-        (values,), _ = (d.values() for d in measures(M, [measure], count_undefined=True))
-        return np.array(values, dtype=np.float64)
-    definition, options = _bind(*call)
-    m = Counts(M)
-    if definition.prepare:
-        options = definition.prepare(m, **options)
-    parts = []
-    for block in m.blocks():
-        values, undefined = definition.compute(block, **options)
-        values = np.array(values, dtype=np.float64)
-        if undefined is not None and definition.fill != "excluded":
-            values[undefined.reshape(len(values), -1).any(axis=-1)] = np.nan
-        parts.append(values)
-    return np.concatenate(parts)
+from ._audit import TRIPLE_BUDGET, Result, _Audit
 
 
 def _range(a: _Audit) -> Result:
@@ -445,7 +261,7 @@ def _margins(key: np.ndarray, K: int) -> dict:
     return {"true": key[:K].tolist(), "predicted": key[K:].tolist()}
 
 
-def _distance(a: _Audit, n_labelings: int | None = None) -> Result:
+def _distance(a: _Audit) -> Result:
     """Distance: a decreasing affine transform of the measure is a metric on labelings.
 
     A metric ``d`` on the labelings of n items into K classes has ``d(x, x) = 0``,
@@ -462,7 +278,7 @@ def _distance(a: _Audit, n_labelings: int | None = None) -> Result:
     if not math.isfinite(a.measure.best):
         return Result(None, None, "no affine transform is 0 at an infinite best value")
     K = a.K
-    n_max = n_labelings or max(1, int(math.log(TRIPLE_BUDGET) / (3 * math.log(K))))
+    n_max = max(1, int(math.log(TRIPLE_BUDGET) / (3 * math.log(K))))
     for n in range(1, n_max + 1):
         labelings = np.array(list(itertools.product(range(K), repeat=n)), dtype=np.int64)
         N = len(labelings)
@@ -609,103 +425,3 @@ PROPERTIES: dict[str, Callable[[_Audit], Result]] = {
 
 #: The properties that have a meaning only for K = 2.
 BINARY_ONLY = frozenset(SOKOLOVA_LAPALME)
-
-
-def _resolve(measure) -> Measure:
-    if isinstance(measure, Measure):
-        return measure
-    if isinstance(measure, str):
-        if measure not in MEASURES:
-            raise ValueError(f"unknown measure {measure!r}; the known names are {list(MEASURES)}")
-        return MEASURES[measure]
-    named = getattr(measure, "measure", None)
-    if isinstance(named, Measure):
-        return named
-    raise TypeError(
-        f"measure must be a name of cenmcc.MEASURES, a metric of cenmcc that declares its "
-        f"direction, or a cenmcc.Measure, got {measure!r}; wrap a function in "
-        f"cenmcc.Measure(name, function, greater_is_better, bounds=...)"
-    )
-
-
-def _default_items(K: int) -> int:
-    """The largest n with at most :data:`EXHAUSTIVE_BUDGET` matrices of 1 to n items."""
-    n, count = 0, 0
-    while True:
-        count += math.comb(n + 1 + K * K - 1, K * K - 1)
-        if count > EXHAUSTIVE_BUDGET:
-            return max(n, 1)
-        n += 1
-
-
-def audit(
-    measure,
-    n_classes: int,
-    properties: Iterable[str] | None = None,
-    *,
-    n_items: int | None = None,
-    n_random: int = 10**6,
-    seed: int = 0,
-    tolerance: float = TOLERANCE,
-    every_class_present: bool = False,
-) -> dict[str, Result]:
-    """Which properties a measure has on K×K confusion matrices, with the smallest
-    counterexample of each that fails.
-
-    Parameters
-    ----------
-    measure : str, metric of cenmcc, or Measure
-        A name of :data:`cenmcc.MEASURES`, a metric that declares its direction
-        (``cenmcc.mcc``), or a :class:`cenmcc.Measure` (its ``greater_is_better``, ``best``
-        and ``bounds`` are those audited).
-    n_classes : int
-        K >= 2.
-    properties : iterable of str, optional
-        Names of :data:`PROPERTIES`; by default all that have a meaning for K (the
-        Sokolova-Lapalme invariances only for K = 2).
-    n_items : int, optional
-        Every matrix of 1 to ``n_items`` items is checked; by default the largest n with at
-        most 300 000 matrices (49 for K = 2, 12 for K = 3, 7 for K = 4).
-    n_random : int, default 10**6
-        Random matrices of more items checked after them.
-    seed : int, default 0
-        Seed of the random matrices.
-    tolerance : float, default 1e-12
-        Relative tolerance of equalities (see the module docstring).
-    every_class_present : bool, default False
-        Audit only the matrices in which every class is true at least once and predicted at
-        least once (and labelings that use every class): the domain on which Gösgens et al.
-        (2021) state most of their results. A transform that leaves the domain is not checked.
-
-    Returns
-    -------
-    dict of str to Result
-        Each property's :class:`Result`, in the order asked.
-
-    Raises
-    ------
-    ValueError
-        An unknown property (the known ones are listed), a property without meaning for K
-        (a Sokolova-Lapalme invariance for K != 2), an unknown measure name, or a measure
-        undefined on every matrix of the exhaustive range.
-    TypeError
-        A measure that is neither a name, a metric declaring its direction, nor a Measure.
-    """
-    chosen = _resolve(measure)
-    K = check_integer(n_classes, name="n_classes", low=2)
-    if properties is None:
-        names = [p for p in PROPERTIES if K == 2 or p not in BINARY_ONLY]
-    else:
-        names = [properties] if isinstance(properties, str) else list(properties)
-        for name in names:
-            if name not in PROPERTIES:
-                raise ValueError(
-                    f"unknown property {name!r}; the known ones are {list(PROPERTIES)}"
-                )
-            if name in BINARY_ONLY and K != 2:
-                raise ValueError(f"property {name!r} is defined for K = 2 only, got K = {K}")
-    n = _default_items(K) if n_items is None else check_integer(n_items, name="n_items", low=1)
-    n_random = check_integer(n_random, name="n_random", low=0)
-    tolerance = check_real(tolerance, name="tolerance", low=0)
-    state = _Audit(chosen, K, n, n_random, seed, tolerance, bool(every_class_present))
-    return {name: PROPERTIES[name](state) for name in names}
