@@ -17,7 +17,9 @@ or ``TypeError`` naming the problem.
 Accepted range and precision of the metrics of counts: integer counts with every cell at most
 ``(2**63 - 1) / K^2``, and any finite non-negative float counts (subnormal to the largest
 float). For all of them a metric is within 1e-15 of the exact value of its formula (relative
-above 1). CEN's sum has no negative term; the MCC, Cohen's kappa, the expected accuracy and the
+above 1), except the measures computed in float64 from the marginals (informedness,
+markedness, the symmetric balanced accuracy, the correlation distance and MCEN: see each
+docstring). CEN's sum has no negative term; the MCC, Cohen's kappa, the expected accuracy and the
 tMCC are ratios of sums taken as exact integers (:mod:`cenmcc._exact`): totals above 2**31, and
 float counts that are not small integer multiples of one power of two, take a slower exact path
 in Python integers.
@@ -32,7 +34,7 @@ Examples
 0.7
 """
 
-from . import families
+from . import families, properties
 from ._marginals import Counts
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted, weighted_accuracy
 from .comparison import (
@@ -43,8 +45,8 @@ from .comparison import (
     tie_groups,
 )
 from .confusion import confusion_matrix
-from .correlation import cohen_kappa, expected_accuracy, mcc
-from .entropy import cen, cen_per_class
+from .correlation import cohen_kappa, correlation_distance, expected_accuracy, mcc
+from .entropy import cen, cen_per_class, mcen
 from .enumeration import matrices_with_row_sums, matrices_with_total, weak_compositions
 from .exceptions import UndefinedMetricWarning
 from .families import (
@@ -58,6 +60,7 @@ from .families import (
     z_a,
 )
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .informedness import informedness, markedness, symmetric_balanced_accuracy
 from .intervals import confidence_interval
 from .paired import compare_classifiers
 from .registry import MEASURES, Measure, from_labels, measures
@@ -97,6 +100,7 @@ __all__ = [
     "confidence_interval",
     "confusion_matrix",
     "constant",
+    "correlation_distance",
     "degree_of_consistency",
     "degree_of_discriminancy",
     "dice",
@@ -106,18 +110,23 @@ __all__ = [
     "families",
     "from_labels",
     "hand_till_auc",
+    "informedness",
     "k_factor",
     "log_loss",
+    "markedness",
     "matrices_with_row_sums",
     "matrices_with_total",
     "mcc",
+    "mcen",
     "measures",
     "one_vs_rest_pr_curves",
     "pair_counts",
     "precision",
+    "properties",
     "recall",
     "single_column",
     "swapped_pair",
+    "symmetric_balanced_accuracy",
     "tie_groups",
     "tie_ranks",
     "tmcc",

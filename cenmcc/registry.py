@@ -35,10 +35,11 @@ from ._metric import Measure, as_counts, evaluate, metric_call, takes_counts
 from ._validation import as_array
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted
 from .confusion import confusion_matrix
-from .correlation import cohen_kappa, mcc
-from .entropy import cen
+from .correlation import cohen_kappa, correlation_distance, mcc
+from .entropy import cen, mcen
 from .exceptions import UndefinedMetricWarning
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
+from .informedness import informedness, markedness, symmetric_balanced_accuracy
 from .tmcc import tmcc
 
 
@@ -70,6 +71,11 @@ MEASURES: Mapping[str, Measure] = types.MappingProxyType(
                 for average in ("macro", "micro", "weighted")
             ),
             f1_of_macro_averages.measure,
+            informedness.measure,
+            markedness.measure,
+            symmetric_balanced_accuracy.measure,
+            correlation_distance.measure,
+            mcen.measure,
         )
     }
 )

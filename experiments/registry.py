@@ -325,6 +325,20 @@ EXPERIMENTS = (
         updates=True,
     ),
     Experiment(
+        command="properties",
+        module="experiments.properties",
+        folder="properties",
+        summary="which properties each named measure has, with the smallest counterexamples",
+        description="Audits every measure of cenmcc.MEASURES with cenmcc.properties.audit for "
+        "K = 2 and 3 (--classes): range, maximal agreement, symmetry, class-permutation and "
+        "scale invariance, monotonicity, constant baseline, distance and the Sokolova-Lapalme "
+        "invariances, exhaustively on small matrices and on --n-random random ones, on every "
+        "matrix and on those with every class present. Takes minutes: not part of all.",
+        outputs="summary.json, properties.csv (one row per measure, K, domain and property, "
+        "with the counterexample) and properties.md (the table of marks and counterexamples)",
+        in_all=False,  # paper_checks audits what it checks itself (paper_checks/gosgens.py)
+    ),
+    Experiment(
         command="benchmark",
         module="experiments.benchmark",
         folder="benchmark",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import (
+    gosgens,
     grandini,
     jurman,
     jurman_experiments,
@@ -16,7 +17,8 @@ from . import (
 from .record import Record
 
 #: Every record: the Jurman et al. papers first (the claims without an experiment, then those
-#: an experiment backs), then the white paper and the two blog posts.
+#: an experiment backs), then the white paper, the two blog posts, and the properties
+#: audited against Gösgens et al. (2021).
 REGISTRY: tuple[Record, ...] = (
     *jurman.RECORDS,
     *jurman_experiments.RECORDS,
@@ -25,10 +27,11 @@ REGISTRY: tuple[Record, ...] = (
     *grandini.RECORDS,
     *tutorial.RECORDS,
     *mccpost.RECORDS,
+    *gosgens.RECORDS,
 )
 
 #: The id prefix of each source.
-PREFIXES = ("plos2012-", "arxiv2010-", "grandini2020-", "tutorial-", "mccpost-")
+PREFIXES = ("plos2012-", "arxiv2010-", "grandini2020-", "tutorial-", "mccpost-", "gosgens2021-")
 
 
 def check_registry(records) -> None:

@@ -16,6 +16,7 @@ JURMAN2010 = "Jurman & Furlanello (2010)"
 JURMAN2012 = "Jurman, Riccadonna & Furlanello (2012)"
 TUTORIAL = "Blog tutorial *Performance measures for multi-class problems*"
 MCCPOST = "Blog post *Multiclass Matthew's Correlation Coefficient*"
+GOSGENS = "Gösgens, Zhiyanov, Tikhonov & Prokhorenkova (2021)"
 
 REFERENCES = {
     JURMAN2010: "Jurman G., Furlanello C. (2010). *A unifying view for performance measures in "
@@ -28,6 +29,8 @@ REFERENCES = {
     TUTORIAL: "*Performance measures for multi-class problems* (blog tutorial with R code)",
     MCCPOST: "*Multiclass Matthew's Correlation Coefficient* (blog post on the MCC code in "
     "Mead-Baseline and scikit-learn)",
+    GOSGENS: "Gösgens M., Zhiyanov A., Tikhonov A., Prokhorenkova L. (2021). *Good "
+    "classification measures and how to find them.* NeurIPS 2021. arXiv:2201.09044",
 }
 
 

@@ -201,6 +201,28 @@ CATALOGUE: list[Metric] = [
         zero_division=True,
         exact=exact.f1_of_macro_averages,
     ),
+    # From Powers (2011) and Gosgens et al. (2021); float64 from the marginals, so outside the
+    # 1e-15 guarantee of tests/test_exactness.py (exact=None), checked against their exact
+    # values in tests/test_properties_audit.py.
+    *(
+        _count_metric(name, getattr(cenmcc, name), bounds=(-1.0, 1.0), exact=None)
+        for name in ("informedness", "markedness")
+    ),
+    _count_metric(
+        "symmetric_balanced_accuracy",
+        cenmcc.symmetric_balanced_accuracy,
+        symmetric=True,
+        exact=None,
+    ),
+    _count_metric(
+        "correlation_distance",
+        cenmcc.correlation_distance,
+        symmetric=True,
+        best=0.0,
+        zero_division=True,
+        exact=None,
+    ),
+    _count_metric("mcen", cenmcc.mcen, symmetric=True, best=0.0, exact=None),
     *(
         Metric(
             f"tie_ranks[{name}]", functools.partial(cenmcc.tie_ranks, metric=name), INTEGER_COUNTS
@@ -241,6 +263,8 @@ EXCLUDED = {
     "single_column",
     "swapped_pair",
     "z_a",
+    # The audit of a measure's properties (tests/test_properties_audit.py).
+    "properties",
     # Enumerations of every matrix of a shape (tests/test_enumeration.py).
     "matrices_with_row_sums",
     "matrices_with_total",

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import cenmcc
 
 TOLERANCE = exact.TOLERANCE
-EXACT = having(COUNTS)
+EXACT = [metric for metric in having(COUNTS) if metric.exact is not None]
 
 
 def check_all(C) -> None:

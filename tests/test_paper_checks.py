@@ -87,7 +87,14 @@ def test_registry_is_large_unique_and_covers_every_source():
     check_registry(REGISTRY)
     assert len(REGISTRY) > 40
     prefixes = {r.id.split("-")[0] for r in REGISTRY}
-    assert prefixes == {"plos2012", "arxiv2010", "grandini2020", "tutorial", "mccpost"}
+    assert prefixes == {
+        "plos2012",
+        "arxiv2010",
+        "grandini2020",
+        "tutorial",
+        "mccpost",
+        "gosgens2021",
+    }
     assert {r.verdict for r in REGISTRY} == {REPRODUCED, DIFFERS, NOT_CHECKABLE}
 
 

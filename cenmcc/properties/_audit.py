@@ -1,0 +1,157 @@
+"""The matrices and values of one audit (:class:`_Audit`) and the result of one property
+(:class:`Result`); the properties themselves are in :mod:`cenmcc.properties._checks`."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .._marginals import Counts
+from .._metric import Measure, _bind, metric_call
+from ..enumeration import matrices_with_total
+from ..registry import measures
+
+#: Relative tolerance of every equality between two values (see the module docstring).
+TOLERANCE = 1e-12
+
+#: The most matrices :func:`audit` enumerates by default: every matrix of 1 to n items for the
+#: largest n that keeps within it (n = 12 for K = 3).
+EXHAUSTIVE_BUDGET = 300_000
+
+#: The most ordered triples of labelings the distance check enumerates by default.
+TRIPLE_BUDGET = 20_000_000
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    """The audit of one property.
+
+    Attributes
+    ----------
+    holds : bool or None
+        True: no counterexample found (a proof within the exhaustive range, evidence beyond);
+        False: a counterexample; None: the property has no meaning for this measure.
+    counterexample : dict or None
+        The smallest counterexample found: its matrices (nested lists, rows = true class) or
+        labelings, and the measure's values on them.
+    method : str
+        How it was decided: exhaustive up to how many items, random search of how many
+        matrices, or exact computation.
+    details : dict
+        What else was found (the smallest and largest values, say).
+    """
+
+    holds: bool | None
+    counterexample: dict | None
+    method: str
+    details: dict = dataclasses.field(default_factory=dict)
+
+
+class _Audit:
+    """One measure, one K: the matrices, the measure's values, and the comparisons."""
+
+    def __init__(
+        self,
+        measure: Measure,
+        K: int,
+        n_items: int,
+        n_random: int,
+        seed,
+        tolerance,
+        every_class_present: bool = False,
+    ):
+        self.measure, self.K, self.n_items, self.tolerance = measure, K, n_items, tolerance
+        self.every_class_present, self.seed = every_class_present, seed
+        self.sign = 1.0 if measure.greater_is_better else -1.0
+        exhaustive = matrices_with_total(range(1, n_items + 1), K)
+        self.n_exhaustive = len(exhaustive)
+        rng = np.random.default_rng(seed)
+        top = max(4 * n_items, 50)
+        means = rng.uniform(n_items + 1, top, size=(n_random, 1))
+        gamma = rng.standard_gamma(0.5, size=(n_random, K * K))  # Dirichlet(1/2) cell rates
+        cells = rng.poisson(gamma * (means / gamma.sum(axis=-1, keepdims=True)))
+        random = cells[np.argsort(cells.sum(axis=-1), kind="stable")]
+        random = random[random.sum(axis=-1) > n_items]
+        self.M = np.concatenate([exhaustive, random.reshape(-1, K, K)])
+        self.values = self.f(self.M)
+        self.corrected = {}  # the values after each correction (see _monotone)
+        self.random_totals = (n_items + 1, int(random.sum(axis=-1).max(initial=n_items + 1)))
+        if not np.any(np.isfinite(self.values[: self.n_exhaustive])):
+            where = " with every class present" if every_class_present else ""
+            raise ValueError(
+                f"measure {measure.name!r} is undefined on every {K}×{K} matrix{where} of 1 to "
+                f"{n_items} items"
+            )
+
+    def f(self, M: np.ndarray) -> np.ndarray:
+        """The measure's values of the stack ``M``, NaN where it is undefined (:func:`_values`)."""
+        values = _values(self.measure, M)
+        if self.every_class_present:  # the other matrices are out of the domain
+            values[(M.sum(axis=-1) == 0).any(axis=-1) | (M.sum(axis=-2) == 0).any(axis=-1)] = np.nan
+        return values
+
+    def method(self, first: int | None = None) -> str:
+        """How a check over the audit's matrices was decided (where its first failure was)."""
+        exhaustive = (
+            f"exhaustive: every {self.K}×{self.K} matrix of 1 to {self.n_items} items "
+            f"({self.n_exhaustive} matrices)"
+        )
+        if first is not None and first < self.n_exhaustive:
+            return exhaustive
+        low, high = self.random_totals
+        return (
+            f"{exhaustive}; random search: {len(self.M) - self.n_exhaustive} matrices of "
+            f"{low} to {high} items"
+        )
+
+    def equal(self, a, b) -> np.ndarray:
+        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+        return np.abs(a - b) <= self.tolerance * scale
+
+    def better(self, a, b) -> np.ndarray:
+        """Whether ``a`` is better than ``b`` beyond the tolerance."""
+        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+        return self.sign * (a - b) > self.tolerance * scale
+
+    def compare(self, transformed: np.ndarray, what: str) -> Result:
+        """Invariance: the measure equal on each matrix and its transform."""
+        other = self.f(transformed)
+        kept = np.isfinite(self.values) & np.isfinite(other)
+        failing = np.flatnonzero(kept & ~self.equal(self.values, other))
+        if not failing.size:
+            return Result(True, None, self.method())
+        i = int(failing[0])
+        example = {
+            "matrices": [self.M[i].tolist(), transformed[i].tolist()],
+            "values": [float(self.values[i]), float(other[i])],
+            "transform": what,
+        }
+        return Result(False, example, self.method(i))
+
+
+def _values(measure: Measure, M: np.ndarray) -> np.ndarray:
+    """The values of ``measure`` on the stack ``M`` (n, K, K), NaN where it is undefined.
+
+    A metric of cenmcc (or a partial of one) is computed block by block through its
+    definition (:class:`cenmcc._metric.Definition`), whose mask says where a value was 0/0 and
+    filled; a metric that leaves 0/0 terms out of a mean (``fill="excluded"``, the balanced
+    accuracy) is defined everywhere. A user's function is called once, and its NaN values are
+    its undefined ones.
+    """
+    call = metric_call(measure.function)
+    if call is None:
+        (values,), _ = (d.values() for d in measures(M, [measure], count_undefined=True))
+        return np.array(values, dtype=np.float64)
+    definition, options = _bind(*call)
+    m = Counts(M)
+    if definition.prepare:
+        options = definition.prepare(m, **options)
+    parts = []
+    for block in m.blocks():
+        values, undefined = definition.compute(block, **options)
+        values = np.array(values, dtype=np.float64)
+        if undefined is not None and definition.fill != "excluded":
+            values[undefined.reshape(len(values), -1).any(axis=-1)] = np.nan
+        parts.append(values)
+    return np.concatenate(parts)
