@@ -49,7 +49,7 @@ from cenmcc.ties import METRICS as EXACT_METRICS
 
 from . import agreement, resources
 from .allocator import reuse_freed_memory
-from .measures import describe, evaluate, resolve, user_call
+from .measures import describe, evaluate, resolve, undefined_rule, user_call
 from .pairs import GROUP, ColumnStore, TieRule, count_pairs
 from .parallel import CpuMeter, Progress, chunk_sizes, iter_tasks, spawn_seeds
 from .result import Result
@@ -121,7 +121,8 @@ class Simulation:
         Number of matrices.
     measures : tuple
         Names of :data:`cenmcc.MEASURES` (``"cen"``, ``"mcc"``, ``"cohen_kappa"``, ...) or
-        :class:`cenmcc.Measure` objects of the user's own functions of a :class:`cenmcc.Counts`.
+        :class:`cenmcc.Measure` objects of the user's own functions of a read-only ndarray of
+        counts ``(m, K, K)`` (the contract: :class:`cenmcc.Measure`).
         The measures the studies need are added.
     studies : tuple
         Studies that add their own statistics (:mod:`cenmcc.simulation.studies`), as
@@ -850,7 +851,7 @@ def _warn(sim: Simulation, summary: dict, warned: dict[str, int]) -> None:
         if count:
             warnings.warn(
                 f"{m.label} was undefined (0/0) for {count:,} of {sim.n_matrices:,} matrices, "
-                "set to its documented value; the summary counts them per K "
+                f"{undefined_rule(m)}; the summary counts them per K "
                 f"(measures.{m.name}.by_k)",
                 cenmcc.UndefinedMetricWarning,
                 stacklevel=3,
