@@ -393,6 +393,22 @@ def test_the_balanced_accuracy_warning_says_the_classes_are_excluded():
     assert "documented value" not in message
 
 
+def test_a_generator_of_fractional_counts_gets_one_warning_saying_so():
+    def fractional(rng, size):
+        return rng.dirichlet(np.ones(9), size=size).reshape(size, 3, 3)
+
+    sim = Simulation(fractional, 300, measures=("cen", "mcc"), chunk_size=100)
+    with pytest.warns(UserWarning, match="non-integer counts") as caught:
+        result = run(sim, jobs=1, quiet=True)
+    assert sum("non-integer counts" in str(w.message) for w in caught) == 1
+    assert "in 3 chunk(s)" in str(caught[0].message)
+    assert math.isfinite(result.pair("cen", "mcc")["consistency"])
+    with warnings.catch_warnings():  # whole-number floats are counts: no warning
+        warnings.simplefilter("error")
+        whole = Simulation(lambda r, n: np.floor(fractional(r, n) * 100) + 1, 200, chunk_size=100)
+        run(whole, jobs=1, quiet=True)
+
+
 class CountNegative:
     """A study of a user's own: how many matrices have an MCC below 0, per K."""
 

@@ -82,6 +82,15 @@ STANDARD_ERRORS = {
     ),
 }
 
+#: The one warning of a run whose generator returned non-integer counts (allowed, but most
+#: likely counts that were never drawn: probabilities or expected counts).
+FRACTIONAL = (
+    "the generator returned non-integer counts (fractional floats): they are measured as they "
+    "are, but confusion matrices usually hold counts; draw them (rng.multinomial, "
+    "rng.binomial) if these were probabilities or expected counts. Float counts have no exact "
+    "ties and are slower"
+)
+
 #: The rules a simulation may decide its ties by (:attr:`Simulation.ties`).
 TIES = ("exact", "tolerance", "float")
 
@@ -354,7 +363,8 @@ class ChunkResult(NamedTuple):
     states : tuple
         The agreement state (:class:`cenmcc.simulation.agreement.State`) and each study's.
     warned : tuple of str
-        What the user's measure functions warned about.
+        What the user's measure functions warned about, and :data:`FRACTIONAL` if the
+        generator returned non-integer counts.
     inexact : dict of str to str
         The measures planned ``"exact"`` that some stack could not give exactly, and why.
     """
@@ -445,6 +455,8 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         except (ValueError, TypeError) as err:
             err.add_note(where)
             raise
+        if stack.dtype.kind == "f" and not np.array_equal(stack, np.round(stack)):
+            warned.append(FRACTIONAL)
         values, undefined, user_warnings = evaluate(measures, counts, where)
         _exact_values(values, counts, planned, inexact)
         K = counts.n_classes
@@ -454,7 +466,7 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         per_k = undefined_by_k.setdefault(K, {})
         for name, count in undefined.items():
             per_k[name] = per_k.get(name, 0) + count
-        warned += user_warnings
+        warned += [f"a measure warned: {message}" for message in user_warnings]
     K = np.concatenate(ks)
     values = {name: np.concatenate(v) for name, v in parts.items()}
     rtol = {
@@ -865,6 +877,4 @@ def _warn(sim: Simulation, summary: dict, warned: dict[str, int]) -> None:
             stacklevel=3,
         )
     for message, chunks in warned.items():
-        warnings.warn(
-            f"a measure warned in {chunks} chunk(s): {message}", UserWarning, stacklevel=3
-        )
+        warnings.warn(f"{message} (in {chunks} chunk(s))", UserWarning, stacklevel=3)
