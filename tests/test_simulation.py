@@ -313,9 +313,10 @@ def test_statistics_of_values_near_1e300_or_1e_300_are_accurate():
     pair, reference = scaled["pairs"]["tiny"]["huge"], plain["pairs"]["mcc"]["cen"]
     np.testing.assert_allclose(pair["pearson"], reference["pearson"], rtol=1e-14)
     for name, of, scale in (("tiny", "mcc", 1e-300), ("huge", "cen", 1e300)):
-        for statistic in ("mean", "sd", "mean_se"):
+        for statistic, rtol in (("mean", 1e-13), ("sd", 1e-13), ("mean_se", 1e-12)):
+            # A jackknife SE is a spread of means that agree to ~3 digits: 3 digits fewer.
             got, want = scaled["measures"][name][statistic], plain["measures"][of][statistic]
-            np.testing.assert_allclose(got, want * scale, rtol=1e-13)
+            np.testing.assert_allclose(got, want * scale, rtol=rtol)
 
 
 def test_undefined_values_are_counted_and_warned_once_in_the_caller(capfd):
@@ -400,11 +401,11 @@ def test_a_generator_of_fractional_counts_gets_one_warning_saying_so():
     sim = Simulation(fractional, 300, measures=("cen", "mcc"), chunk_size=100)
     with pytest.warns(UserWarning, match="non-integer counts") as caught:
         result = run(sim, jobs=1, quiet=True)
-    assert sum("non-integer counts" in str(w.message) for w in caught) == 1
-    assert "in 3 chunk(s)" in str(caught[0].message)
+    (message,) = [str(w.message) for w in caught if "non-integer counts" in str(w.message)]
+    assert "in 3 chunk(s)" in message
     assert math.isfinite(result.pair("cen", "mcc")["consistency"])
     with warnings.catch_warnings():  # whole-number floats are counts: no warning
-        warnings.simplefilter("error")
+        warnings.filterwarnings("error", message=".*non-integer counts")
         whole = Simulation(lambda r, n: np.floor(fractional(r, n) * 100) + 1, 200, chunk_size=100)
         run(whole, jobs=1, quiet=True)
 

@@ -94,7 +94,12 @@ class State:
     histograms : dict of (str, str) to Histogram2D
         Of the values of the density pairs (f on the first axis), on the measures' bounds.
     replicates : tuple of Replicate
-        Of the replicate chunks among those merged, in chunk order.
+        Of the replicate chunks (or their strided parts, :func:`replicate_splits`) among
+        those merged, in chunk order.
+    subgroups : tuple of KeyedMoments
+        With :func:`moment_subgroups` S > 0: the moments of rows ``s::S`` of every chunk
+        merged, for each s (scaled as ``moments``), the groups of the jackknife of the
+        moment statistics in a run of too few tasks; else empty.
     """
 
     moments: KeyedMoments
@@ -102,23 +107,35 @@ class State:
     undefined: KeyedCounts
     histograms: dict
     replicates: tuple
+    subgroups: tuple = ()
 
     def merge(self, other: State) -> State:
         exponents = np.maximum(self.exponents, other.exponents)
         return State(
-            self._rescaled(exponents).merge(other._rescaled(exponents)),
+            self._rescaled(self.moments, exponents).merge(
+                other._rescaled(other.moments, exponents)
+            ),
             exponents,
             self.undefined.merge(other.undefined),
             {key: h.merge(other.histograms[key]) for key, h in self.histograms.items()},
             self.replicates + other.replicates,
+            tuple(
+                self._rescaled(a, exponents).merge(other._rescaled(b, exponents))
+                for a, b in zip(self.subgroups, other.subgroups, strict=True)
+            ),
         )
 
-    def _rescaled(self, exponents: np.ndarray) -> KeyedMoments:
-        """The moments of the values times ``2**-exponents`` (at least this state's)."""
+    def _rescaled(self, moments: KeyedMoments, exponents: np.ndarray) -> KeyedMoments:
+        """``moments`` of this state's values times ``2**-exponents`` (at least this state's)."""
         if np.array_equal(exponents, self.exponents):
-            return self.moments
+            return moments
         shift = np.ldexp(1.0, self.exponents - exponents)
-        return KeyedMoments(self.moments.keys, self.moments.moments.scaled(shift))
+        return KeyedMoments(moments.keys, moments.moments.scaled(shift))
+
+    def subgroup_states(self) -> list[State]:
+        """The states of :attr:`subgroups` (moments only), for the jackknife."""
+        empty = KeyedCounts(self.undefined.keys, np.zeros_like(self.undefined.counts))
+        return [State(m, self.exponents, empty, {}, ()) for m in self.subgroups]
 
 
 def orientation(measures) -> np.ndarray:
@@ -155,8 +172,55 @@ def reduce(
         )
         for f, g in sim.resolved_density_pairs
     }
-    replicates = (_replicate(sim, K.size, groups, values, rtol),) if replicate else ()
-    return State(moments, exponents, undefined, histograms, replicates)
+    replicates = ()
+    if replicate:
+        splits = replicate_splits(sim)
+        replicates = tuple(
+            _replicate(
+                sim, rows.size, key_groups(K[rows]), {n: v[rows] for n, v in values.items()}, rtol
+            )
+            if splits > 1
+            else _replicate(sim, K.size, groups, values, rtol)
+            for rows in (np.arange(s, K.size, splits) for s in range(splits))
+        )
+    subgroups = tuple(
+        KeyedMoments.by_key(key_groups(K[s::S]), np.ldexp(x[s::S], -exponents))
+        for S in [moment_subgroups(sim)]
+        for s in range(S)
+    )
+    return State(moments, exponents, undefined, histograms, replicates, subgroups)
+
+
+#: Replicates a run's pair statistics aim at; a run with fewer whole chunks splits each of
+#: them into strided parts (rows ``s::p``) of at least :data:`MIN_REPLICATE_SIZE` matrices.
+MIN_REPLICATE_SIZE = 250
+
+#: Jackknife groups below which the moment statistics are jackknifed over
+#: :data:`MOMENT_SUBGROUPS` strided parts of every chunk instead of groups of whole tasks.
+MIN_JACKKNIFE_GROUPS = 20
+
+#: Strided parts of every chunk of a run with too few tasks (see :data:`MIN_JACKKNIFE_GROUPS`).
+MOMENT_SUBGROUPS = 40
+
+
+def replicate_splits(sim) -> int:
+    """Strided parts each replicate chunk is cut into, so that a run with fewer whole chunks
+    than ``sim.replicates`` still has about that many replicates of pair statistics (1: whole
+    chunks). Each part keeps the chunk's mix of K (rows ``s::p``), a small chunk of the same
+    design, so the spread of its statistics scaled by ``sqrt(size / n)`` is the run's SE."""
+    whole = min(sim.replicates, sim.n_matrices // sim.chunk_size)
+    if whole == 0 or whole >= sim.replicates:
+        return 1
+    return max(1, min(-(-sim.replicates // whole), sim.chunk_size // MIN_REPLICATE_SIZE))
+
+
+def moment_subgroups(sim) -> int:
+    """Groups of the jackknife of the moment statistics when a run has fewer than
+    :data:`MIN_JACKKNIFE_GROUPS` tasks: :data:`MOMENT_SUBGROUPS` strided parts of every
+    chunk (rows ``s::S`` of each, merged over the chunks); 0 otherwise (groups of tasks)."""
+    if sim.jackknife_groups >= MIN_JACKKNIFE_GROUPS:
+        return 0
+    return min(MOMENT_SUBGROUPS, sim.chunk_size // 2)
 
 
 def has_finite_bounds(measure) -> bool:

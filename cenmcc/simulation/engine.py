@@ -730,6 +730,11 @@ def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple
         }
 
     total, jackknifed = jackknife(statistics, groups, _merger(sim))
+    subgroups = total[0].subgroup_states()
+    if subgroups:  # too few tasks: the moments' jackknife over strided parts of every chunk
+        _, jackknifed["agreement"] = jackknife(
+            lambda state: agreement.statistics(sim, state), subgroups, agreement.State.merge
+        )
     summary: dict = {
         "n_matrices": sim.n_matrices,
         "seed": sim.seed,
@@ -755,9 +760,34 @@ def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple
     summary["standard_errors"] = {
         **STANDARD_ERRORS,
         "jackknife_groups": len(groups),
+        "moment_jackknife_groups": len(subgroups) or len(groups),
         "replicates": len(total[0].replicates),
+        "replicate_size": sim.chunk_size // agreement.replicate_splits(sim),
+        "not_honest": _dishonest(sim, len(groups), len(subgroups), len(total[0].replicates)),
     }
     return _plain(summary), total
+
+
+def _dishonest(sim: Simulation, groups: int, subgroups: int, replicates: int) -> dict:
+    """The standard errors of the run that cannot be honest, each with the reason."""
+    out = {}
+    few = agreement.MIN_JACKKNIFE_GROUPS
+    if max(groups, subgroups) < few:
+        out["moments"] = (
+            f"{max(groups, subgroups)} jackknife groups (fewer than {few}): a run of "
+            f"{sim.n_matrices:,} matrices in chunks of {sim.chunk_size:,}"
+        )
+    if sim.studies and groups < few:
+        out["studies"] = (
+            f"the studies' statistics are jackknifed over {groups} groups of whole tasks "
+            f"(fewer than {few}): use a chunk size of at most {sim.n_matrices // few:,}"
+        )
+    if replicates < few:
+        out["pairs"] = (
+            f"{replicates} replicates of the pair statistics (fewer than {few}): use more "
+            f"matrices, a smaller chunk size, or more replicates (now {sim.replicates})"
+        )
+    return out
 
 
 def jackknife(
@@ -868,6 +898,14 @@ def _warn(sim: Simulation, summary: dict, warned: dict[str, int]) -> None:
                 cenmcc.UndefinedMetricWarning,
                 stacklevel=3,
             )
+    dishonest = summary["standard_errors"]["not_honest"]
+    if dishonest:
+        warnings.warn(
+            "standard errors that are not honest (summary standard_errors.not_honest): "
+            + "; ".join(f"{what}: {why}" for what, why in dishonest.items()),
+            UserWarning,
+            stacklevel=3,
+        )
     undecided = {n: c for n, c in summary["ties"]["undecided"].items() if c}
     if undecided:
         warnings.warn(
