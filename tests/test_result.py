@@ -49,8 +49,8 @@ def test_save_writes_the_summary_tables_and_figures(tmp_path, result, as_text):
     consistency = result.pair("cen", "mcc")["consistency"]
     assert summary["pairs"]["cen"]["mcc"]["consistency"] == outputs.stored(consistency)
     rows = (target / "pairs.csv").read_text().splitlines()
-    assert rows[0].startswith("f,g,K,pearson,pearson_se,kendall_tau_b")
-    assert len(rows) == 1 + 6 * 4  # six pairs, overall and three values of K
+    assert rows[0].startswith("f,g,scope,K,pearson,pearson_se,kendall_tau_b")
+    assert len(rows) == 1 + 6 * 5  # six pairs, overall, within K and three values of K
 
 
 def test_a_second_save_replaces_the_first_whole(tmp_path, result):
@@ -97,3 +97,31 @@ def test_the_tables_hold_every_measure_and_pair(result):
     assert {(r["f"], r["g"]) for r in tables["pairs"]} == set(result.pair_names())
     frames = result.frames()
     assert list(frames["k_ratio_per_k"]["K"]) == [3, 4, 5]
+
+
+def test_within_k_agreement_pools_the_pairs_of_equal_k_with_standard_errors(result):
+    pair = result.pair("cen", "mcc")
+    within = pair["within_k"]
+    per_k = [part["pair_counts"] for part in pair["by_k"].values()]
+    for field, value in within["pair_counts"].items():
+        assert value == sum(counts[field] for counts in per_k)
+    c, d = within["pair_counts"]["concordant"], within["pair_counts"]["discordant"]
+    assert within["consistency"] == c / (c + d)
+    for name in ("consistency", "kendall_tau_b"):
+        assert 0 < within[f"{name}_se"] < 0.1
+    assert "discriminancy_se" in within
+
+
+def test_tables_have_a_scope_and_an_integer_k(tmp_path, result):
+    pd = pytest.importorskip("pandas")
+    result.save(tmp_path / "run", figures=False)
+    pairs = pd.read_csv(tmp_path / "run" / "pairs.csv")
+    measures = pd.read_csv(tmp_path / "run" / "measures.csv")
+    for table in (pairs, measures):
+        assert table["K"].dtype.kind == "i"
+        assert set(table.loc[table["scope"] == "per_k", "K"]) == {3, 4, 5}
+        assert set(table.loc[table["scope"] != "per_k", "K"]) == {0}
+    assert list(pairs.loc[pairs["f"].eq("cen") & pairs["g"].eq("mcc"), "scope"])[:2] == [
+        "overall",
+        "within_k",
+    ]

@@ -4,7 +4,9 @@ For every measure, per number of classes K and overall: count, mean and SD, and 
 were 0/0 (filled with the measure's documented value). For every pair of measures (f, g),
 overall and per K: the Pearson correlation, Kendall's τ_b, and Huang & Ling's (2005) degrees of
 consistency and discriminancy, the last three from one exact count of concordant, discordant
-and tied pairs of matrices (:mod:`cenmcc.simulation.pairs`).
+and tied pairs of matrices (:mod:`cenmcc.simulation.pairs`); and ``within_k``, the last three
+over the pairs of matrices of equal K pooled (the per-K counts added), which compares the
+measures where K does not differ.
 
 Ties are decided by the run's rule (:attr:`cenmcc.simulation.Simulation.ties`): each
 measure's values are ranked by float equality (exact for the values of
@@ -255,12 +257,21 @@ def _replicate(sim, size: int, groups: list, values: dict, rtol: dict) -> Replic
         n_by_k[k] = grouped.shape[1]
         counted = within_group_counts(grouped, pairs, index)
         for pair, counts in counted.items():
-            by_k[pair][k] = pair_count_statistics(_oriented(same[pair], counts))
+            by_k[pair][k] = _oriented(same[pair], counts)
     stats = {}
     for f, g in pairs:
         counts = counts_from_ranks(ranks[f], ranks[g])
-        stats[f, g] = {**pair_count_statistics(_oriented(same[f, g], counts)), "by_k": by_k[f, g]}
+        stats[f, g] = {
+            **pair_count_statistics(_oriented(same[f, g], counts)),
+            "within_k": pair_count_statistics(pooled(by_k[f, g].values())),
+            "by_k": {k: pair_count_statistics(c) for k, c in by_k[f, g].items()},
+        }
     return Replicate(size, n_by_k, stats)
+
+
+def pooled(counts) -> PairCounts:
+    """The pair counts of several groups added: the pairs of objects of equal K (within K)."""
+    return PairCounts(*(sum(column) for column in zip(*counts, strict=True)))
 
 
 #: Largest number of (ordered pair of objects) x (measure) cells :func:`within_group_counts`
@@ -418,9 +429,14 @@ def summarize(sim, state: State, counted: dict) -> dict:
         overall = result.overall if same else result.overall.reversed()
         by_k = {k: c if same else c.reversed() for k, c in result.by_group.items()}
         se = _replicate_errors(sim, state.replicates, f, g, n_by_k)
+        within = pooled(by_k.values())
         entry = {
             **_with_errors(pair_count_statistics(overall), se["overall"]),
             "pair_counts": overall._asdict(),
+            "within_k": {
+                **_with_errors(pair_count_statistics(within), se["within_k"]),
+                "pair_counts": within._asdict(),
+            },
             "by_k": {
                 k: {
                     **_with_errors(pair_count_statistics(c), se["by_k"].get(k, {})),
@@ -442,13 +458,19 @@ def _with_errors(values: dict, errors: dict) -> dict:
 
 
 def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
-    """Batch-means SEs of a pair's count statistics at the run's size, overall and per K."""
-    overall, by_k = {}, {}
+    """Batch-means SEs of a pair's count statistics at the run's size, overall, within K (the
+    pairs of equal K pooled) and per K."""
+    overall, within, by_k = {}, {}, {}
     if len(replicates) >= 2:
         sizes = np.array([r.n for r in replicates], dtype=float)
         for name in PAIR_COUNT_STATISTICS:
             overall[name] = _scaled_sd(
                 [r.statistics[f, g][name] for r in replicates], sizes.mean(), sim.n_matrices
+            )
+            within[name] = _scaled_sd(
+                [r.statistics[f, g]["within_k"][name] for r in replicates],
+                sizes.mean(),
+                sim.n_matrices,
             )
         for k, n_k in n_by_k.items():
             rows = [r for r in replicates if k in r.statistics[f, g]["by_k"]]
@@ -459,7 +481,7 @@ def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
                 name: _scaled_sd([r.statistics[f, g]["by_k"][k][name] for r in rows], m_k, n_k)
                 for name in PAIR_COUNT_STATISTICS
             }
-    return {"overall": overall, "by_k": by_k}
+    return {"overall": overall, "within_k": within, "by_k": by_k}
 
 
 def _scaled_sd(values, m: float, n: float) -> float:

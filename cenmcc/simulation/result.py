@@ -5,8 +5,12 @@ complete, :func:`cenmcc.simulation.outputs.staged_directory`):
 
 - ``summary.json``: every statistic with its standard error;
 - ``measures.csv``: per measure, overall and per K, its count, mean, SD and undefined values;
-- ``pairs.csv``: per pair of measures, overall and per K, the Pearson correlation, Kendall's
-  τ_b and the degrees of consistency and discriminancy, with their standard errors;
+- ``pairs.csv``: per pair of measures, overall, within K (the pairs of matrices of equal K
+  pooled: τ_b, consistency, discriminancy) and per K, the Pearson correlation, Kendall's τ_b
+  and the degrees of consistency and discriminancy, with their standard errors;
+
+Each table's ``scope`` column says which rows are ``overall``, ``within_k`` and ``per_k``;
+``K`` is an integer, the number of classes of a ``per_k`` row and 0 on the others;
 - for each study with a per-K table, ``<study>_per_k.csv``;
 - the figures (PNG and PDF; they need matplotlib, the ``figures`` extra): ``agreement`` (the
   matrix of pairwise agreement), ``density`` (the density panels of the chosen pairs),
@@ -159,13 +163,24 @@ def _name_of(obj) -> str:
     return repr(obj)
 
 
+def _scoped(entry: dict) -> list[tuple[str, int, dict]]:
+    """``(scope, K, statistics)`` of an entry of the summary: ``"overall"`` (K 0), then
+    ``"within_k"`` (the pairs of equal K pooled, K 0) where it has one, then ``"per_k"``, K
+    by K: a K column of integers only."""
+    rows = [("overall", 0, entry)]
+    if "within_k" in entry:
+        rows.append(("within_k", 0, entry["within_k"]))
+    return rows + [("per_k", int(K), part) for K, part in entry["by_k"].items()]
+
+
 def _measure_rows(summary: dict) -> list[dict]:
     rows = []
     for name, m in summary["measures"].items():
-        for K, part in [("all", m), *m["by_k"].items()]:
+        for scope, K, part in _scoped(m):
             rows.append(
                 {
                     "measure": name,
+                    "scope": scope,
                     "K": K,
                     **{
                         key: part.get(key, math.nan)
@@ -193,9 +208,15 @@ def _pair_rows(summary: dict) -> list[dict]:
     rows = []
     for f, row in summary["pairs"].items():
         for g, p in row.items():
-            for K, part in [("all", p), *p["by_k"].items()]:
+            for scope, K, part in _scoped(p):
                 rows.append(
-                    {"f": f, "g": g, "K": K, **{c: part.get(c, math.nan) for c in PAIR_COLUMNS}}
+                    {
+                        "f": f,
+                        "g": g,
+                        "scope": scope,
+                        "K": K,
+                        **{c: part.get(c, math.nan) for c in PAIR_COLUMNS},
+                    }
                 )
     return rows
 
