@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import cenmcc
 from cenmcc.simulation import KRatio, Simulation, outputs, run
 
 
@@ -125,3 +126,38 @@ def test_tables_have_a_scope_and_an_integer_k(tmp_path, result):
         "overall",
         "within_k",
     ]
+
+
+def test_load_returns_what_save_wrote_with_its_provenance(tmp_path):
+    sim = Simulation(counts, 600, measures=("cen", "mcc"), chunk_size=200, keep_table=True)
+    result = run(sim, jobs=1, quiet=True)
+    result.save(tmp_path / "run", figures=False)
+    loaded = type(result).load(tmp_path / "run")
+    saved = json.loads(json.dumps(outputs.to_jsonable(result.summary)).replace('"nan"', "NaN"))
+    assert json.dumps(loaded.summary) == json.dumps(saved)  # every statistic, NaN included
+    assert loaded.pair("cen", "mcc")["consistency"] == outputs.stored(
+        result.pair("cen", "mcc")["consistency"]
+    )
+    for name, column in result.table.items():
+        np.testing.assert_array_equal(loaded.table[name], column)
+        assert loaded.table[name].dtype == column.dtype
+    assert loaded.simulation["seed"] == 0
+    record = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert record["call"].startswith("cenmcc.simulation.run(Simulation(generator=<function")
+    assert {"cenmcc", "numpy", "scipy"} <= set(record["versions"])
+    assert [m["name"] for m in record["measures"]] == ["cen", "mcc"]
+    timing = json.loads((tmp_path / "run" / "timing.json").read_text())
+    assert timing["run"]["computation_seconds"] > 0
+
+
+def test_the_command_records_its_command_line(tmp_path):
+    from cenmcc.simulation import command
+
+    argv = ["simulate", "--generator", "dirichlet", "--n", "400", "--chunk-size", "200"]
+    argv += ["--jobs", "1", "--no-figures", "--quiet", "--name", "d", "--out", str(tmp_path)]
+    with pytest.warns(cenmcc.UndefinedMetricWarning, match="MCC"):
+        assert command.main(argv) == 0
+    record = json.loads((tmp_path / "d" / "run.json").read_text())
+    assert record["call"].startswith("python -m cenmcc.simulation simulate --generator dirichlet")
+    assert record["seed"] == 0
+    assert (tmp_path / "d" / "timing.json").is_file()

@@ -230,7 +230,9 @@ def destination(args: argparse.Namespace) -> Path:
     return (args.out if args.out is not None else Path("runs")) / f"{name}{suffix}"
 
 
-def execute(args: argparse.Namespace, sim: Simulation, target: Path) -> int:
+def execute(
+    args: argparse.Namespace, sim: Simulation, target: Path, call: str | None = None
+) -> int:
     """Run the checked command into ``target``; 0, or 1 after one line saying why it failed.
 
     SIGINT and SIGTERM propagate as :class:`~cenmcc.simulation.signals.Interrupted`, naming
@@ -240,7 +242,7 @@ def execute(args: argparse.Namespace, sim: Simulation, target: Path) -> int:
 
     def simulate():
         result = run(sim, quiet=args.quiet, **parallel)
-        result.save(target, figures=not args.no_figures)
+        result.save(target, figures=not args.no_figures, call=call)
         print(_report(result))
 
     def validate():
@@ -263,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
             sim = check_arguments(args.parser, args)
             target = destination(args)
             check_destination(args.parser, target)
-            return execute(args, sim, target)
+            return execute(args, sim, target, " ".join([PROG, *argv]))
         except resources.ResourceError as err:  # raised by `run` before any work
             args.parser.error(f"argument {OPTIONS.get(err.setting, '--n')}: {err}")
         except Interrupted as err:
