@@ -161,3 +161,41 @@ def test_the_command_records_its_command_line(tmp_path):
     assert record["call"].startswith("python -m cenmcc.simulation simulate --generator dirichlet")
     assert record["seed"] == 0
     assert (tmp_path / "d" / "timing.json").is_file()
+
+
+MINE = """
+import numpy as np
+import cenmcc
+
+
+def draw(rng, size):
+    return rng.integers(1, 30, size=(size, 3, 3))
+
+
+def gwet_ac1(C):
+    n = C.sum(axis=(-2, -1))
+    observed = np.trace(C, axis1=-2, axis2=-1) / n
+    pi = (C.sum(axis=-1) + C.sum(axis=-2)) / (2 * n[..., None])
+    chance = (pi * (1 - pi)).sum(axis=-1) / (C.shape[-1] - 1)
+    return (observed - chance) / (1 - chance)
+
+
+AC1 = cenmcc.Measure("gwet_ac1", gwet_ac1, True, "Gwet's AC1", bounds=(-1.0, 1.0))
+"""
+
+
+def test_the_command_takes_a_users_measure(tmp_path, monkeypatch, capsys):
+    from cenmcc.simulation import command
+
+    (tmp_path / "mine_study.py").write_text(MINE)
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", "--generator", "mine_study:draw", "--n", "400", "--chunk-size", "200"]
+    argv += ["--measures", "cen", "--measure", "mine_study:AC1", "--jobs", "1", "--no-figures"]
+    assert command.main([*argv, "--quiet", "--name", "d", "--out", "runs"]) == 0
+    summary = json.loads((tmp_path / "runs" / "d" / "summary.json").read_text())
+    assert summary["simulation"]["measures"] == ["cen", "gwet_ac1"]
+    assert "cen vs gwet_ac1" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:
+        command.main([*argv[:-1], "--measure", "mine_study:draw", "--out", "runs"])
+    assert exit_info.value.code == 2
+    assert "expected a cenmcc.Measure" in capsys.readouterr().err
