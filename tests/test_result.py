@@ -199,3 +199,26 @@ def test_the_command_takes_a_users_measure(tmp_path, monkeypatch, capsys):
         command.main([*argv[:-1], "--measure", "mine_study:draw", "--out", "runs"])
     assert exit_info.value.code == 2
     assert "expected a cenmcc.Measure" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("n_measures", [3, 8, 17])
+def test_the_per_k_figure_stays_legible_for_many_measures(n_measures, tmp_path):
+    pytest.importorskip("matplotlib")
+    from cenmcc.simulation import figures
+
+    names = list(cenmcc.MEASURES)[:n_measures]
+    measures = {name: {"by_k": {}} for name in names}
+    pair = {"by_k": {str(k): {"kendall_tau_b": 0.5, "consistency": 0.7} for k in (3, 4, 5)}}
+    pairs = {f: dict.fromkeys(names[i + 1 :], pair) for i, f in enumerate(names)}
+    summary = {"measures": measures, "pairs": pairs, "n_matrices": 10}
+    fig = figures.agreement_by_k(summary, {})
+    fig.savefig(tmp_path / "per_k.png")  # warnings are errors: no collapsed layout
+    lines = fig.axes[0].get_lines()
+    drawn = min(n_measures * (n_measures - 1) // 2, figures.MAX_PAIRS)
+    drawn = drawn if n_measures <= 8 else n_measures - 1
+    looks = {(str(ln.get_color()), ln.get_marker(), ln.get_linestyle()) for ln in lines}
+    assert len(looks) == len(lines) == drawn
+    legend = fig.legends[0].get_window_extent()
+    assert min(legend.x0, legend.y0) >= 0
+    assert legend.x1 <= fig.bbox.width
+    figures.close(fig)
