@@ -194,7 +194,9 @@ def test_the_command_takes_a_users_measure(tmp_path, monkeypatch, capsys):
     assert command.main([*argv, "--quiet", "--name", "d", "--out", "runs"]) == 0
     summary = json.loads((tmp_path / "runs" / "d" / "summary.json").read_text())
     assert summary["simulation"]["measures"] == ["cen", "gwet_ac1"]
-    assert "cen vs gwet_ac1" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "cen vs gwet_ac1" in out
+    assert "(within one K: " in out
     with pytest.raises(SystemExit) as exit_info:
         command.main([*argv[:-1], "--measure", "mine_study:draw", "--out", "runs"])
     assert exit_info.value.code == 2

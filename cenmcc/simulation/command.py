@@ -301,12 +301,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _report(result) -> str:
-    """A few lines: each pair's agreement."""
+    """A few lines: each pair's agreement, overall and within one K."""
     lines = []
     for f, g in result.pair_names():
         p = result.pair(f, g)
         lines.append(
             f"{f} vs {g}: r = {p['pearson']:.4f}, tau_b = {p['kendall_tau_b']:.4f}, "
-            f"consistency = {p['consistency']:.4f} ± {p['consistency_se']:.1g}"
+            f"consistency = {p['consistency']:.4f} ± {p['consistency_se']:.1g} (within one K: "
+            f"{p['within_k']['consistency']:.4f} ± {p['within_k']['consistency_se']:.1g})"
         )
     return "\n".join(lines)
