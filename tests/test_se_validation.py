@@ -94,8 +94,8 @@ def test_a_run_of_two_chunks_gets_standard_errors_as_honest_as_one_of_many():
     sim = dataclasses.replace(SIM, n_matrices=8000, chunk_size=4000, keep_table=True)
     result = run(sim, jobs=1, quiet=True)
     errors = result.summary["standard_errors"]
-    assert errors["replicates"] == 32  # strided parts of the 2 chunks, 16 each
-    assert errors["replicate_size"] == 250
+    assert errors["replicates"] == 40  # strided parts of the 2 chunks, 20 each
+    assert errors["replicate_size"] == 200
     assert errors["moment_jackknife_groups"] == 40
     assert errors["not_honest"] == {}
     t = result.table

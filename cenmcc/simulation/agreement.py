@@ -195,7 +195,7 @@ def reduce(
 
 #: Replicates a run's pair statistics aim at; a run with fewer whole chunks splits each of
 #: them into strided parts (rows ``s::p``) of at least :data:`MIN_REPLICATE_SIZE` matrices.
-MIN_REPLICATE_SIZE = 250
+MIN_REPLICATE_SIZE = 200
 
 #: Jackknife groups below which the moment statistics are jackknifed over
 #: :data:`MOMENT_SUBGROUPS` strided parts of every chunk instead of groups of whole tasks.
