@@ -26,17 +26,29 @@ from ._undefined import warn_undefined
 
 @dataclasses.dataclass(frozen=True)
 class Measure:
-    """A named measure of confusion-matrix counts.
+    """A named measure of confusion-matrix counts: a plain function of an ndarray.
+
+    The contract of a user's ``function``: it receives the counts as a read-only ndarray ``C``
+    of shape ``(m, K, K)`` (rows = true class, columns = predicted class; integers, or floats
+    for fractional counts), validated (non-negative, finite, every matrix with samples), and
+    returns ``m`` real values, one per matrix, as NumPy code does (``C.sum(axis=(-2, -1))``
+    the totals, ``np.trace(C, axis1=-2, axis2=-1)`` the correct counts). It may return NaN
+    where it is undefined (0/0, with NumPy's warning for it off), if it declares what that
+    means in ``undefined``; every NaN is then replaced by that value, counted, and warned
+    about once by the caller (:class:`cenmcc.UndefinedMetricWarning`, as for the built-in
+    measures). Infinite values,
+    and NaN without ``undefined``, are refused with an error naming the measure. How
+    :func:`cenmcc.measures` shares marginals among the built-in measures is internal.
 
     Parameters
     ----------
     name : str
         The key: a stable, non-empty identifier (``"mcc"``).
     function : callable
-        ``function(C)`` of counts ``C`` of shape ``(..., K, K)`` or a :class:`cenmcc.Counts`,
-        returning shape ``(...)``. A metric of cenmcc, or a ``functools.partial`` of one, is
-        evaluated by :func:`cenmcc.measures` on the blocks it shares with the other measures;
-        any other function is called once on the validated :class:`cenmcc.Counts`.
+        ``function(C)`` of a read-only ndarray ``C`` of shape ``(m, K, K)`` (``(..., K, K)``
+        in :func:`cenmcc.measures`) returning shape ``(m,)`` (``(...)``). A metric of
+        cenmcc, or a ``functools.partial`` of one, is evaluated by :func:`cenmcc.measures` on
+        the blocks it shares with the other measures.
     greater_is_better : bool
         The direction of the values.
     label : str, optional
@@ -46,25 +58,48 @@ class Measure:
         of ``greater_is_better``.
     bounds : tuple of float, optional
         ``(low, high)``, the range of the values (``inf`` allowed); unbounded by default.
+    undefined : float, optional
+        What a NaN returned by ``function`` (an undefined value, 0/0) means for the
+        statistics: the value it is replaced by, counted and warned about (a real number,
+        within ``bounds``). By default None: ``function`` never returns NaN, and a NaN is an
+        error.
 
     Raises
     ------
     TypeError, ValueError
-        For a field of the wrong type, an empty name, or ``best`` outside ``bounds``.
+        For a field of the wrong type, an empty name, or ``best`` or ``undefined`` outside
+        ``bounds``.
 
     Examples
     --------
+    Gwet's AC1 (Gwet 2008), chance-corrected agreement with the chance term
+    ``Σ_k π_k (1 - π_k) / (K - 1)``, ``π_k`` the mean of the true and predicted proportions
+    of class k:
+
+    >>> import numpy as np
     >>> import cenmcc
-    >>> k_cen = Measure(
-    ...     "k_cen",
-    ...     lambda C: cenmcc.k_factor(3) * cenmcc.cen(C),
-    ...     False,
-    ...     "k·CEN",
-    ...     0.0,
-    ...     (0.0, math.inf),
+    >>> def gwet_ac1(C):
+    ...     n = C.sum(axis=(-2, -1))
+    ...     observed = np.trace(C, axis1=-2, axis2=-1) / n
+    ...     pi = (C.sum(axis=-1) + C.sum(axis=-2)) / (2 * n[..., None])
+    ...     chance = (pi * (1 - pi)).sum(axis=-1) / (C.shape[-1] - 1)
+    ...     return (observed - chance) / (1 - chance)
+    >>> ac1 = cenmcc.Measure("gwet_ac1", gwet_ac1, True, "Gwet's AC1", bounds=(-1.0, 1.0))
+    >>> C = [[5, 1, 0], [2, 6, 1], [0, 1, 7]]
+    >>> round(float(cenmcc.measures(C, [ac1])["gwet_ac1"]), 4)
+    0.6749
+
+    A measure undefined for some matrices returns NaN there and says what it means: the
+    precision of class 0 is 0/0 when nothing is predicted as class 0, here counted as 0:
+
+    >>> def precision_0(C):
+    ...     return C[..., 0, 0] / C[..., :, 0].sum(axis=-1)
+    >>> p0 = cenmcc.Measure("precision_0", precision_0, True, bounds=(0.0, 1.0), undefined=0.0)
+    >>> values, undefined = cenmcc.measures(
+    ...     [[[0, 2], [0, 3]], [[1, 1], [1, 3]]], [p0], count_undefined=True
     ... )
-    >>> round(float(cenmcc.measures([[5, 1, 0], [2, 6, 1], [0, 1, 7]], [k_cen])["k_cen"]), 4)
-    0.4366
+    >>> values["precision_0"].tolist(), undefined
+    ([0.0, 0.5], {'precision_0': 1})
     """
 
     name: str
@@ -73,6 +108,7 @@ class Measure:
     label: str = ""
     best: float | None = None
     bounds: tuple[float, float] = (-math.inf, math.inf)
+    undefined: float | None = None
 
     def __post_init__(self):
         for field, kind in (("name", str), ("label", str), ("greater_is_better", bool)):
@@ -99,6 +135,53 @@ class Measure:
             raise ValueError(f"Measure.best {best!r} must be within bounds {self.bounds!r}")
         object.__setattr__(self, "bounds", (low, high))
         object.__setattr__(self, "best", best)
+        if self.undefined is not None:
+            if not _is_real(self.undefined) or not low <= self.undefined <= high:
+                raise ValueError(
+                    f"Measure.undefined must be a real number within bounds {self.bounds!r} "
+                    f"(or None), got {self.undefined!r}"
+                )
+            object.__setattr__(self, "undefined", float(self.undefined))
+
+    def filled(self, values: np.ndarray) -> tuple[np.ndarray, int]:
+        """``values`` of the function with each NaN replaced by :attr:`undefined`, and their
+        number (the caller warns once, with the count).
+
+        Raises
+        ------
+        ValueError
+            For infinite values, or NaN where the measure declares no ``undefined``; the
+            message names the measure and the first such matrix.
+        """
+        nan = np.isnan(values)
+        bad = np.isinf(values) | (nan if self.undefined is None else False)
+        if np.any(bad):
+            first = np.unravel_index(int(np.flatnonzero(bad)[0]), np.shape(values))
+            hint = (
+                "; a measure returns NaN where it is undefined only if it declares what that "
+                "means: cenmcc.Measure(..., undefined=<value>)"
+                if np.isnan(values[first])
+                else ""
+            )
+            raise ValueError(
+                f"measure {self.name!r} returned {values[first]} for matrix "
+                f"{first[0] if len(first) == 1 else first}; every value must be finite{hint}"
+            )
+        count = int(np.count_nonzero(nan))
+        if count:
+            values = np.where(nan, self.undefined, values)
+        return values, count
+
+
+def call_user_measure(measure: Measure, C: np.ndarray):
+    """``measure.function`` of a read-only view of the validated counts ``C``: the contract of
+    a user's measure. Where it declares ``undefined``, NumPy's warning for 0/0 (NaN) is off."""
+    view = C.view(np.ndarray)
+    view.flags.writeable = False
+    if measure.undefined is None:
+        return measure.function(view)
+    with np.errstate(invalid="ignore"):
+        return measure.function(view)
 
 
 def _is_real(x) -> bool:

@@ -31,8 +31,9 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from ._metric import Measure, as_counts, evaluate, metric_call, takes_counts
-from ._validation import as_array
+from ._metric import Measure, as_counts, call_user_measure, evaluate, metric_call, takes_counts
+from ._undefined import warn_undefined
+from ._validation import real_array
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted
 from .confusion import confusion_matrix
 from .correlation import cohen_kappa, correlation_distance, mcc
@@ -117,8 +118,9 @@ def measures(C, names=None, *, count_undefined: bool = False):
     -----
     Without ``count_undefined``, each measure warns as its function does: at most one
     ``UndefinedMetricWarning`` per measure per call. A :class:`Measure` whose function is not a
-    metric of cenmcc (nor a ``functools.partial`` of one) is called once on the validated
-    :class:`cenmcc.Counts`; with ``count_undefined=True``, the ``UndefinedMetricWarning`` it
+    metric of cenmcc (nor a ``functools.partial`` of one) is called once on a read-only ndarray
+    of the validated counts; its NaN are replaced by its ``undefined`` value and counted
+    (:meth:`Measure.filled`); with ``count_undefined=True``, the ``UndefinedMetricWarning`` it
     emits is recorded and counted rather than shown (this swaps the process's warning filters
     for the call, so do not count such a measure in several threads at once).
 
@@ -217,11 +219,12 @@ def _chosen(names) -> list[Measure]:
 
 
 def _call(measure: Measure, m, count_undefined: bool) -> tuple[np.ndarray, int]:
-    """A user's measure's values on the validated counts, and its counted 0/0 values."""
+    """A user's measure's values on the validated counts (given as a read-only ndarray), its
+    NaN replaced as it declares (:meth:`Measure.filled`), and its counted 0/0 values."""
     if count_undefined:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", UndefinedMetricWarning)
-            values = measure.function(m)
+            values = call_user_measure(measure, m.C)
         n_undefined = 0
         for w in caught:
             if issubclass(w.category, UndefinedMetricWarning):
@@ -229,6 +232,9 @@ def _call(measure: Measure, m, count_undefined: bool) -> tuple[np.ndarray, int]:
             else:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     else:
-        values, n_undefined = measure.function(m), 0
-    values = as_array(values, name=f"the values of measure {measure.name!r}")
-    return values[()] if values.ndim == 0 else values, n_undefined
+        values, n_undefined = call_user_measure(measure, m.C), 0
+    values = real_array(values, name=f"the values of measure {measure.name!r}")
+    values, filled = measure.filled(values)
+    if filled and not count_undefined:
+        warn_undefined(filled, values.size, measure.label, measure.undefined)
+    return values[()] if values.ndim == 0 else values, n_undefined + filled

@@ -155,17 +155,18 @@ CASES = (
 BY_NAME = {case.name: case for case in CASES}
 
 
-def class_balance(m: cenmcc.Counts) -> np.ndarray:
+def class_balance(C: np.ndarray) -> np.ndarray:
     """How evenly the samples fall into the true classes: ``H(t / n) / ln K``, in [0, 1].
 
     The Shannon entropy of the true-class proportions (row sums over the total) over its
     largest value ``ln K``: 1 when every class has the same number of samples, 0 when one class
     has them all; an empty class adds nothing (0 ln 0 = 0).
     """
-    p = m.true / m.total[..., None]
+    true = C.sum(axis=-1, dtype=np.float64)
+    p = true / true.sum(axis=-1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(p > 0, p * np.log(p), 0.0)
-    return -terms.sum(axis=-1) / math.log(m.n_classes)
+    return -terms.sum(axis=-1) / math.log(C.shape[-1])
 
 
 #: The class balance of each matrix: its mean per K describes each generator (not compared).

@@ -143,19 +143,19 @@ class CenInBase:
 
     base: str
 
-    def __call__(self, m: cenmcc.Counts) -> np.ndarray:
-        K = m.n_classes
-        return cenmcc.cen(m) * (math.log(2.0 * K - 2.0) / math.log(_cen_base(self.base, K)))
+    def __call__(self, C: np.ndarray) -> np.ndarray:
+        K = C.shape[-1]
+        return cenmcc.cen(C) * (math.log(2.0 * K - 2.0) / math.log(_cen_base(self.base, K)))
 
 
-def tmcc_preprint(m: cenmcc.Counts) -> np.ndarray:
+def tmcc_preprint(C: np.ndarray) -> np.ndarray:
     """tMCC from the preprint's first line of Eq. (3).
 
     ``(1 - MCC)(1 + log_{2N-2}(Σ_ij C_ij / N))(1 - 1/N)``.
     """
-    K = m.n_classes
-    log_term = np.log(m.total / K) / math.log(2.0 * K - 2.0)
-    return (1.0 - cenmcc.mcc(m)) * (1.0 + log_term) * (1.0 - 1.0 / K)
+    K = C.shape[-1]
+    log_term = np.log(C.sum(axis=(-2, -1), dtype=np.float64) / K) / math.log(2.0 * K - 2.0)
+    return (1.0 - cenmcc.mcc(C)) * (1.0 + log_term) * (1.0 - 1.0 / K)
 
 
 def reading_measures(eq3: str, cen_base: str) -> tuple:

@@ -170,7 +170,7 @@ def test_mcc_and_tmcc_share_each_blocks_mcc(stack, tiny_blocks, monkeypatch):
     assert len(blocks) == 3 * shared  # alone, each of the two computes it again
 
 
-def test_a_user_measure_without_a_kernel_gets_the_validated_counts(stack):
+def test_a_user_measure_without_a_kernel_gets_the_validated_counts_as_a_read_only_array(stack):
     got = []
 
     def k_cen(C):
@@ -179,7 +179,9 @@ def test_a_user_measure_without_a_kernel_gets_the_validated_counts(stack):
 
     user = cenmcc.Measure("k_cen", k_cen, False, "k·CEN", 0.0, (0.0, math.inf))
     values = cenmcc.measures(stack["int"], [user, "mcc"], count_undefined=True)[0]
-    assert isinstance(got[0], cenmcc.Counts)
+    assert type(got[0]) is np.ndarray
+    assert not got[0].flags.writeable
+    np.testing.assert_array_equal(got[0], stack["int"])
     np.testing.assert_array_equal(values["k_cen"], cenmcc.k_factor(4) * cenmcc.cen(stack["int"]))
     # Its UndefinedMetricWarnings are counted, not shown, with count_undefined=True.
     mcc_again = cenmcc.Measure("mcc_again", cenmcc.mcc, True, "MCC", 1.0, (-1.0, 1.0))

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import cenmcc
 from cenmcc.simulation import KRatio, Simulation, outputs, run
 
 
@@ -49,8 +50,8 @@ def test_save_writes_the_summary_tables_and_figures(tmp_path, result, as_text):
     consistency = result.pair("cen", "mcc")["consistency"]
     assert summary["pairs"]["cen"]["mcc"]["consistency"] == outputs.stored(consistency)
     rows = (target / "pairs.csv").read_text().splitlines()
-    assert rows[0].startswith("f,g,K,pearson,pearson_se,kendall_tau_b")
-    assert len(rows) == 1 + 6 * 4  # six pairs, overall and three values of K
+    assert rows[0].startswith("f,g,scope,K,pearson,pearson_se,kendall_tau_b")
+    assert len(rows) == 1 + 6 * 5  # six pairs, overall, within K and three values of K
 
 
 def test_a_second_save_replaces_the_first_whole(tmp_path, result):
@@ -97,3 +98,129 @@ def test_the_tables_hold_every_measure_and_pair(result):
     assert {(r["f"], r["g"]) for r in tables["pairs"]} == set(result.pair_names())
     frames = result.frames()
     assert list(frames["k_ratio_per_k"]["K"]) == [3, 4, 5]
+
+
+def test_within_k_agreement_pools_the_pairs_of_equal_k_with_standard_errors(result):
+    pair = result.pair("cen", "mcc")
+    within = pair["within_k"]
+    per_k = [part["pair_counts"] for part in pair["by_k"].values()]
+    for field, value in within["pair_counts"].items():
+        assert value == sum(counts[field] for counts in per_k)
+    c, d = within["pair_counts"]["concordant"], within["pair_counts"]["discordant"]
+    assert within["consistency"] == c / (c + d)
+    for name in ("consistency", "kendall_tau_b"):
+        assert 0 < within[f"{name}_se"] < 0.1
+    assert "discriminancy_se" in within
+
+
+def test_tables_have_a_scope_and_an_integer_k(tmp_path, result):
+    pd = pytest.importorskip("pandas")
+    result.save(tmp_path / "run", figures=False)
+    pairs = pd.read_csv(tmp_path / "run" / "pairs.csv")
+    measures = pd.read_csv(tmp_path / "run" / "measures.csv")
+    for table in (pairs, measures):
+        assert table["K"].dtype.kind == "i"
+        assert set(table.loc[table["scope"] == "per_k", "K"]) == {3, 4, 5}
+        assert set(table.loc[table["scope"] != "per_k", "K"]) == {0}
+    assert list(pairs.loc[pairs["f"].eq("cen") & pairs["g"].eq("mcc"), "scope"])[:2] == [
+        "overall",
+        "within_k",
+    ]
+
+
+def test_load_returns_what_save_wrote_with_its_provenance(tmp_path):
+    sim = Simulation(counts, 600, measures=("cen", "mcc"), chunk_size=200, keep_table=True)
+    result = run(sim, jobs=1, quiet=True)
+    result.save(tmp_path / "run", figures=False)
+    loaded = type(result).load(tmp_path / "run")
+    saved = json.loads(json.dumps(outputs.to_jsonable(result.summary)).replace('"nan"', "NaN"))
+    assert json.dumps(loaded.summary) == json.dumps(saved)  # every statistic, NaN included
+    assert loaded.pair("cen", "mcc")["consistency"] == outputs.stored(
+        result.pair("cen", "mcc")["consistency"]
+    )
+    for name, column in result.table.items():
+        np.testing.assert_array_equal(loaded.table[name], column)
+        assert loaded.table[name].dtype == column.dtype
+    assert loaded.simulation["seed"] == 0
+    record = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert record["call"].startswith("cenmcc.simulation.run(Simulation(generator=<function")
+    assert {"cenmcc", "numpy", "scipy"} <= set(record["versions"])
+    assert [m["name"] for m in record["measures"]] == ["cen", "mcc"]
+    timing = json.loads((tmp_path / "run" / "timing.json").read_text())
+    assert timing["run"]["computation_seconds"] > 0
+
+
+def test_the_command_records_its_command_line(tmp_path):
+    from cenmcc.simulation import command
+
+    argv = ["simulate", "--generator", "dirichlet", "--n", "400", "--chunk-size", "200"]
+    argv += ["--jobs", "1", "--no-figures", "--quiet", "--name", "d", "--out", str(tmp_path)]
+    with pytest.warns(cenmcc.UndefinedMetricWarning, match="MCC"):
+        assert command.main(argv) == 0
+    record = json.loads((tmp_path / "d" / "run.json").read_text())
+    assert record["call"].startswith("python -m cenmcc.simulation simulate --generator dirichlet")
+    assert record["seed"] == 0
+    assert (tmp_path / "d" / "timing.json").is_file()
+
+
+MINE = """
+import numpy as np
+import cenmcc
+
+
+def draw(rng, size):
+    return rng.integers(1, 30, size=(size, 3, 3))
+
+
+def gwet_ac1(C):
+    n = C.sum(axis=(-2, -1))
+    observed = np.trace(C, axis1=-2, axis2=-1) / n
+    pi = (C.sum(axis=-1) + C.sum(axis=-2)) / (2 * n[..., None])
+    chance = (pi * (1 - pi)).sum(axis=-1) / (C.shape[-1] - 1)
+    return (observed - chance) / (1 - chance)
+
+
+AC1 = cenmcc.Measure("gwet_ac1", gwet_ac1, True, "Gwet's AC1", bounds=(-1.0, 1.0))
+"""
+
+
+def test_the_command_takes_a_users_measure(tmp_path, monkeypatch, capsys):
+    from cenmcc.simulation import command
+
+    (tmp_path / "mine_study.py").write_text(MINE)
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", "--generator", "mine_study:draw", "--n", "400", "--chunk-size", "200"]
+    argv += ["--measures", "cen", "--measure", "mine_study:AC1", "--jobs", "1", "--no-figures"]
+    assert command.main([*argv, "--quiet", "--name", "d", "--out", "runs"]) == 0
+    summary = json.loads((tmp_path / "runs" / "d" / "summary.json").read_text())
+    assert summary["simulation"]["measures"] == ["cen", "gwet_ac1"]
+    out = capsys.readouterr().out
+    assert "cen vs gwet_ac1" in out
+    assert "(within one K: " in out
+    with pytest.raises(SystemExit) as exit_info:
+        command.main([*argv[:-1], "--measure", "mine_study:draw", "--out", "runs"])
+    assert exit_info.value.code == 2
+    assert "expected a cenmcc.Measure" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("n_measures", [3, 8, 17])
+def test_the_per_k_figure_stays_legible_for_many_measures(n_measures, tmp_path):
+    pytest.importorskip("matplotlib")
+    from cenmcc.simulation import figures
+
+    names = list(cenmcc.MEASURES)[:n_measures]
+    measures = {name: {"by_k": {}} for name in names}
+    pair = {"by_k": {str(k): {"kendall_tau_b": 0.5, "consistency": 0.7} for k in (3, 4, 5)}}
+    pairs = {f: dict.fromkeys(names[i + 1 :], pair) for i, f in enumerate(names)}
+    summary = {"measures": measures, "pairs": pairs, "n_matrices": 10}
+    fig = figures.agreement_by_k(summary, {})
+    fig.savefig(tmp_path / "per_k.png")  # warnings are errors: no collapsed layout
+    lines = fig.axes[0].get_lines()
+    drawn = min(n_measures * (n_measures - 1) // 2, figures.MAX_PAIRS)
+    drawn = drawn if n_measures <= 8 else n_measures - 1
+    looks = {(str(ln.get_color()), ln.get_marker(), ln.get_linestyle()) for ln in lines}
+    assert len(looks) == len(lines) == drawn
+    legend = fig.legends[0].get_window_extent()
+    assert min(legend.x0, legend.y0) >= 0
+    assert legend.x1 <= fig.bbox.width
+    figures.close(fig)

@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from cenmcc.simulation import Simulation
+from cenmcc.simulation import Simulation, run
 from cenmcc.simulation.validation import validate
 
 
@@ -74,3 +74,41 @@ def test_validate_refuses_what_it_cannot_compare_before_any_work(
 def test_validation_needs_two_whole_chunks():
     with pytest.raises(ValueError, match="two whole chunks: 2,000 matrices in chunks of 1,500"):
         validate(dataclasses.replace(SIM, chunk_size=1500), 3)
+
+
+def _u_statistic_se(f, g):
+    """The SE of the consistency of f and g from each matrix's concordant and discordant
+    counts (the U-statistic's delta-method variance, 4 Var(psi) / n; Hoeffding 1948)."""
+    n = f.size
+    c, d = np.zeros(n), np.zeros(n)
+    for i in range(0, n, 500):
+        s = np.sign(f[i : i + 500, None] - f) * np.sign(g[i : i + 500, None] - g)
+        c[i : i + 500], d[i : i + 500] = (s > 0).sum(axis=1), (s < 0).sum(axis=1)
+    uc, ud = c.mean(), d.mean()
+    psi = (ud * c - uc * d) / (uc + ud) ** 2
+    return 2 * psi.std(ddof=1) / np.sqrt(n)
+
+
+def test_a_run_of_two_chunks_gets_standard_errors_as_honest_as_one_of_many():
+    # Two chunks gave two replicates and two jackknife groups: SEs that were a coin toss.
+    sim = dataclasses.replace(SIM, n_matrices=8000, chunk_size=4000, keep_table=True)
+    result = run(sim, jobs=1, quiet=True)
+    errors = result.summary["standard_errors"]
+    assert errors["replicates"] == 40  # strided parts of the 2 chunks, 20 each
+    assert errors["replicate_size"] == 200
+    assert errors["moment_jackknife_groups"] == 40
+    assert errors["not_honest"] == {}
+    t = result.table
+    exact = _u_statistic_se(-t["cen"], t["mcc"])
+    assert 0.75 < result.pair("cen", "mcc")["consistency_se"] / exact < 1.33
+    sd = t["mcc"].std(ddof=1) / np.sqrt(t["mcc"].size)
+    assert 0.75 < result.summary["measures"]["mcc"]["mean_se"] / sd < 1.33
+
+
+def test_a_run_without_honest_standard_errors_says_so_once():
+    sim = dataclasses.replace(SIM, n_matrices=400, chunk_size=200)
+    with pytest.warns(UserWarning, match="not honest") as caught:
+        summary = run(sim, jobs=1, quiet=True).summary
+    assert len([w for w in caught if "not honest" in str(w.message)]) == 1
+    assert "2 replicates of the pair statistics" in str(caught[0].message)
+    assert set(summary["standard_errors"]["not_honest"]) == {"pairs"}

@@ -4,7 +4,9 @@ For every measure, per number of classes K and overall: count, mean and SD, and 
 were 0/0 (filled with the measure's documented value). For every pair of measures (f, g),
 overall and per K: the Pearson correlation, Kendall's τ_b, and Huang & Ling's (2005) degrees of
 consistency and discriminancy, the last three from one exact count of concordant, discordant
-and tied pairs of matrices (:mod:`cenmcc.simulation.pairs`).
+and tied pairs of matrices (:mod:`cenmcc.simulation.pairs`); and ``within_k``, the last three
+over the pairs of matrices of equal K pooled (the per-K counts added), which compares the
+measures where K does not differ.
 
 Ties are decided by the run's rule (:attr:`cenmcc.simulation.Simulation.ties`): each
 measure's values are ranked by float equality (exact for the values of
@@ -94,7 +96,12 @@ class State:
     histograms : dict of (str, str) to Histogram2D
         Of the values of the density pairs (f on the first axis), on the measures' bounds.
     replicates : tuple of Replicate
-        Of the replicate chunks among those merged, in chunk order.
+        Of the replicate chunks (or their strided parts, :func:`replicate_splits`) among
+        those merged, in chunk order.
+    subgroups : tuple of KeyedMoments
+        With :func:`moment_subgroups` S > 0: the moments of rows ``s::S`` of every chunk
+        merged, for each s (scaled as ``moments``), the groups of the jackknife of the
+        moment statistics in a run of too few tasks; else empty.
     """
 
     moments: KeyedMoments
@@ -102,23 +109,35 @@ class State:
     undefined: KeyedCounts
     histograms: dict
     replicates: tuple
+    subgroups: tuple = ()
 
     def merge(self, other: State) -> State:
         exponents = np.maximum(self.exponents, other.exponents)
         return State(
-            self._rescaled(exponents).merge(other._rescaled(exponents)),
+            self._rescaled(self.moments, exponents).merge(
+                other._rescaled(other.moments, exponents)
+            ),
             exponents,
             self.undefined.merge(other.undefined),
             {key: h.merge(other.histograms[key]) for key, h in self.histograms.items()},
             self.replicates + other.replicates,
+            tuple(
+                self._rescaled(a, exponents).merge(other._rescaled(b, exponents))
+                for a, b in zip(self.subgroups, other.subgroups, strict=True)
+            ),
         )
 
-    def _rescaled(self, exponents: np.ndarray) -> KeyedMoments:
-        """The moments of the values times ``2**-exponents`` (at least this state's)."""
+    def _rescaled(self, moments: KeyedMoments, exponents: np.ndarray) -> KeyedMoments:
+        """``moments`` of this state's values times ``2**-exponents`` (at least this state's)."""
         if np.array_equal(exponents, self.exponents):
-            return self.moments
+            return moments
         shift = np.ldexp(1.0, self.exponents - exponents)
-        return KeyedMoments(self.moments.keys, self.moments.moments.scaled(shift))
+        return KeyedMoments(moments.keys, moments.moments.scaled(shift))
+
+    def subgroup_states(self) -> list[State]:
+        """The states of :attr:`subgroups` (moments only), for the jackknife."""
+        empty = KeyedCounts(self.undefined.keys, np.zeros_like(self.undefined.counts))
+        return [State(m, self.exponents, empty, {}, ()) for m in self.subgroups]
 
 
 def orientation(measures) -> np.ndarray:
@@ -155,8 +174,55 @@ def reduce(
         )
         for f, g in sim.resolved_density_pairs
     }
-    replicates = (_replicate(sim, K.size, groups, values, rtol),) if replicate else ()
-    return State(moments, exponents, undefined, histograms, replicates)
+    replicates = ()
+    if replicate:
+        splits = replicate_splits(sim)
+        replicates = tuple(
+            _replicate(
+                sim, rows.size, key_groups(K[rows]), {n: v[rows] for n, v in values.items()}, rtol
+            )
+            if splits > 1
+            else _replicate(sim, K.size, groups, values, rtol)
+            for rows in (np.arange(s, K.size, splits) for s in range(splits))
+        )
+    subgroups = tuple(
+        KeyedMoments.by_key(key_groups(K[s::S]), np.ldexp(x[s::S], -exponents))
+        for S in [moment_subgroups(sim)]
+        for s in range(S)
+    )
+    return State(moments, exponents, undefined, histograms, replicates, subgroups)
+
+
+#: Replicates a run's pair statistics aim at; a run with fewer whole chunks splits each of
+#: them into strided parts (rows ``s::p``) of at least :data:`MIN_REPLICATE_SIZE` matrices.
+MIN_REPLICATE_SIZE = 200
+
+#: Jackknife groups below which the moment statistics are jackknifed over
+#: :data:`MOMENT_SUBGROUPS` strided parts of every chunk instead of groups of whole tasks.
+MIN_JACKKNIFE_GROUPS = 20
+
+#: Strided parts of every chunk of a run with too few tasks (see :data:`MIN_JACKKNIFE_GROUPS`).
+MOMENT_SUBGROUPS = 40
+
+
+def replicate_splits(sim) -> int:
+    """Strided parts each replicate chunk is cut into, so that a run with fewer whole chunks
+    than ``sim.replicates`` still has about that many replicates of pair statistics (1: whole
+    chunks). Each part keeps the chunk's mix of K (rows ``s::p``), a small chunk of the same
+    design, so the spread of its statistics scaled by ``sqrt(size / n)`` is the run's SE."""
+    whole = min(sim.replicates, sim.n_matrices // sim.chunk_size)
+    if whole == 0 or whole >= sim.replicates:
+        return 1
+    return max(1, min(-(-sim.replicates // whole), sim.chunk_size // MIN_REPLICATE_SIZE))
+
+
+def moment_subgroups(sim) -> int:
+    """Groups of the jackknife of the moment statistics when a run has fewer than
+    :data:`MIN_JACKKNIFE_GROUPS` tasks: :data:`MOMENT_SUBGROUPS` strided parts of every
+    chunk (rows ``s::S`` of each, merged over the chunks); 0 otherwise (groups of tasks)."""
+    if sim.jackknife_groups >= MIN_JACKKNIFE_GROUPS:
+        return 0
+    return min(MOMENT_SUBGROUPS, sim.chunk_size // 2)
 
 
 def has_finite_bounds(measure) -> bool:
@@ -191,12 +257,21 @@ def _replicate(sim, size: int, groups: list, values: dict, rtol: dict) -> Replic
         n_by_k[k] = grouped.shape[1]
         counted = within_group_counts(grouped, pairs, index)
         for pair, counts in counted.items():
-            by_k[pair][k] = pair_count_statistics(_oriented(same[pair], counts))
+            by_k[pair][k] = _oriented(same[pair], counts)
     stats = {}
     for f, g in pairs:
         counts = counts_from_ranks(ranks[f], ranks[g])
-        stats[f, g] = {**pair_count_statistics(_oriented(same[f, g], counts)), "by_k": by_k[f, g]}
+        stats[f, g] = {
+            **pair_count_statistics(_oriented(same[f, g], counts)),
+            "within_k": pair_count_statistics(pooled(by_k[f, g].values())),
+            "by_k": {k: pair_count_statistics(c) for k, c in by_k[f, g].items()},
+        }
     return Replicate(size, n_by_k, stats)
+
+
+def pooled(counts) -> PairCounts:
+    """The pair counts of several groups added: the pairs of objects of equal K (within K)."""
+    return PairCounts(*(sum(column) for column in zip(*counts, strict=True)))
 
 
 #: Largest number of (ordered pair of objects) x (measure) cells :func:`within_group_counts`
@@ -354,9 +429,14 @@ def summarize(sim, state: State, counted: dict) -> dict:
         overall = result.overall if same else result.overall.reversed()
         by_k = {k: c if same else c.reversed() for k, c in result.by_group.items()}
         se = _replicate_errors(sim, state.replicates, f, g, n_by_k)
+        within = pooled(by_k.values())
         entry = {
             **_with_errors(pair_count_statistics(overall), se["overall"]),
             "pair_counts": overall._asdict(),
+            "within_k": {
+                **_with_errors(pair_count_statistics(within), se["within_k"]),
+                "pair_counts": within._asdict(),
+            },
             "by_k": {
                 k: {
                     **_with_errors(pair_count_statistics(c), se["by_k"].get(k, {})),
@@ -378,13 +458,19 @@ def _with_errors(values: dict, errors: dict) -> dict:
 
 
 def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
-    """Batch-means SEs of a pair's count statistics at the run's size, overall and per K."""
-    overall, by_k = {}, {}
+    """Batch-means SEs of a pair's count statistics at the run's size, overall, within K (the
+    pairs of equal K pooled) and per K."""
+    overall, within, by_k = {}, {}, {}
     if len(replicates) >= 2:
         sizes = np.array([r.n for r in replicates], dtype=float)
         for name in PAIR_COUNT_STATISTICS:
             overall[name] = _scaled_sd(
                 [r.statistics[f, g][name] for r in replicates], sizes.mean(), sim.n_matrices
+            )
+            within[name] = _scaled_sd(
+                [r.statistics[f, g]["within_k"][name] for r in replicates],
+                sizes.mean(),
+                sim.n_matrices,
             )
         for k, n_k in n_by_k.items():
             rows = [r for r in replicates if k in r.statistics[f, g]["by_k"]]
@@ -395,7 +481,7 @@ def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
                 name: _scaled_sd([r.statistics[f, g]["by_k"][k][name] for r in rows], m_k, n_k)
                 for name in PAIR_COUNT_STATISTICS
             }
-    return {"overall": overall, "by_k": by_k}
+    return {"overall": overall, "within_k": within, "by_k": by_k}
 
 
 def _scaled_sd(values, m: float, n: float) -> float:

@@ -14,7 +14,8 @@ with Dirichlet-distributed error rates on imbalanced classes) or a function of y
 ``module:function``, imported from the current directory (it runs in the workers, which get
 it by value on a dask cluster). ``--param key=value`` sets a generator's setting
 (``--param k_range=3,50 --param rho_scope=row``); with your own function, it calls the
-function with them to make the generator.
+function with them to make the generator. ``--measure module:object`` (repeatable) adds a
+:class:`cenmcc.Measure` of your own to the ``--measures`` named, imported and sent likewise.
 """
 
 from __future__ import annotations
@@ -114,6 +115,14 @@ def add_arguments(parser: argparse.ArgumentParser, *, validate: bool = False) ->
         + ", ".join(cenmcc.MEASURES),
     )
     parser.add_argument(
+        "--measure",
+        action="append",
+        default=[],
+        metavar="MODULE:OBJECT",
+        help="a cenmcc.Measure of your own, imported from the current directory, beside "
+        "--measures (repeat for several)",
+    )
+    parser.add_argument(
         "--study",
         action="append",
         default=[],
@@ -173,18 +182,37 @@ def generator_of(name: str, params: dict):
     """The generator ``name`` (known, or ``module:function``) made with ``params``."""
     if name in GENERATORS:
         return GENERATORS[name](**params)
-    module_name, sep, attribute = name.partition(":")
-    if not sep or not attribute:
+    if ":" not in name:
         raise ValueError(
             f"unknown generator {name!r}: use {', '.join(GENERATORS)} or module:function"
         )
-    if "" not in sys.path:  # the current directory, as `python -m` and a script would have it
+    found = imported("generator", name)
+    return found(**params) if params else found
+
+
+def imported(what: str, name: str):
+    """The object ``module:attribute`` of ``name``, imported from the current directory (as
+    ``python -m`` and a script would have it); a ValueError naming ``what`` if it cannot be."""
+    module_name, sep, attribute = name.partition(":")
+    if not sep or not module_name or not attribute:
+        raise ValueError(f"the {what} {name!r} is not module:object")
+    if "" not in sys.path:
         sys.path.insert(0, "")
     try:
-        found = getattr(importlib.import_module(module_name), attribute)
+        return getattr(importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as err:
-        raise ValueError(f"cannot load the generator {name!r}: {err}") from None
-    return found(**params) if params else found
+        raise ValueError(f"cannot load the {what} {name!r}: {err}") from None
+
+
+def measure_of(name: str) -> cenmcc.Measure:
+    """The :class:`cenmcc.Measure` ``module:object`` of ``--measure``."""
+    found = imported("measure", name)
+    if not isinstance(found, cenmcc.Measure):
+        raise TypeError(
+            f"--measure {name}: got {type(found).__name__}, expected a cenmcc.Measure "
+            "(wrap your function as cenmcc.Measure(name, function, greater_is_better=...))"
+        )
+    return found
 
 
 def simulation_of(args: argparse.Namespace) -> Simulation:
@@ -196,7 +224,7 @@ def simulation_of(args: argparse.Namespace) -> Simulation:
     return Simulation(
         generator_of(args.generator, dict(args.param)),
         args.n,
-        measures=args.measures,
+        measures=(*args.measures, *map(measure_of, args.measure)),
         studies=studies,
         seed=args.seed,
         chunk_size=args.chunk_size,
@@ -214,7 +242,7 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     try:
         sim = simulation_of(args)
     except (ValueError, TypeError) as err:
-        parser.error(f"argument --generator/--param/--measures: {err}")
+        parser.error(f"argument --generator/--param/--measures/--measure: {err}")
     if args.command == "validate":
         try:
             check_validation(sim, args.seeds)
@@ -230,7 +258,9 @@ def destination(args: argparse.Namespace) -> Path:
     return (args.out if args.out is not None else Path("runs")) / f"{name}{suffix}"
 
 
-def execute(args: argparse.Namespace, sim: Simulation, target: Path) -> int:
+def execute(
+    args: argparse.Namespace, sim: Simulation, target: Path, call: str | None = None
+) -> int:
     """Run the checked command into ``target``; 0, or 1 after one line saying why it failed.
 
     SIGINT and SIGTERM propagate as :class:`~cenmcc.simulation.signals.Interrupted`, naming
@@ -240,7 +270,7 @@ def execute(args: argparse.Namespace, sim: Simulation, target: Path) -> int:
 
     def simulate():
         result = run(sim, quiet=args.quiet, **parallel)
-        result.save(target, figures=not args.no_figures)
+        result.save(target, figures=not args.no_figures, call=call)
         print(_report(result))
 
     def validate():
@@ -263,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
             sim = check_arguments(args.parser, args)
             target = destination(args)
             check_destination(args.parser, target)
-            return execute(args, sim, target)
+            return execute(args, sim, target, " ".join([PROG, *argv]))
         except resources.ResourceError as err:  # raised by `run` before any work
             args.parser.error(f"argument {OPTIONS.get(err.setting, '--n')}: {err}")
         except Interrupted as err:
@@ -271,12 +301,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _report(result) -> str:
-    """A few lines: each pair's agreement."""
+    """A few lines: each pair's agreement, overall and within one K."""
     lines = []
     for f, g in result.pair_names():
         p = result.pair(f, g)
         lines.append(
             f"{f} vs {g}: r = {p['pearson']:.4f}, tau_b = {p['kendall_tau_b']:.4f}, "
-            f"consistency = {p['consistency']:.4f} ± {p['consistency_se']:.1g}"
+            f"consistency = {p['consistency']:.4f} ± {p['consistency_se']:.1g} (within one K: "
+            f"{p['within_k']['consistency']:.4f} ± {p['within_k']['consistency_se']:.1g})"
         )
     return "\n".join(lines)

@@ -49,7 +49,7 @@ from cenmcc.ties import METRICS as EXACT_METRICS
 
 from . import agreement, resources
 from .allocator import reuse_freed_memory
-from .measures import describe, evaluate, resolve, user_call
+from .measures import describe, evaluate, resolve, undefined_rule, user_call
 from .pairs import GROUP, ColumnStore, TieRule, count_pairs
 from .parallel import CpuMeter, Progress, chunk_sizes, iter_tasks, spawn_seeds
 from .result import Result
@@ -90,6 +90,15 @@ STANDARD_ERRORS = {
 #: papers' 200,000 random matrices is 8.6e-13, which a tolerance of 1e-12 merged into a tie).
 TIE_RTOL = 1e-14
 
+#: The one warning of a run whose generator returned non-integer counts (allowed, but most
+#: likely counts that were never drawn: probabilities or expected counts).
+FRACTIONAL = (
+    "the generator returned non-integer counts (fractional floats): they are measured as they "
+    "are, but confusion matrices usually hold counts; draw them (rng.multinomial, "
+    "rng.binomial) if these were probabilities or expected counts. Float counts have no exact "
+    "ties and are slower"
+)
+
 #: The rules a simulation may decide its ties by (:attr:`Simulation.ties`).
 TIES = ("exact", "tolerance", "float")
 
@@ -129,7 +138,8 @@ class Simulation:
         Number of matrices.
     measures : tuple
         Names of :data:`cenmcc.MEASURES` (``"cen"``, ``"mcc"``, ``"cohen_kappa"``, ...) or
-        :class:`cenmcc.Measure` objects of the user's own functions of a :class:`cenmcc.Counts`.
+        :class:`cenmcc.Measure` objects of the user's own functions of a read-only ndarray of
+        counts ``(m, K, K)`` (the contract: :class:`cenmcc.Measure`).
         The measures the studies need are added.
     studies : tuple
         Studies that add their own statistics (:mod:`cenmcc.simulation.studies`), as
@@ -361,7 +371,8 @@ class ChunkResult(NamedTuple):
     states : tuple
         The agreement state (:class:`cenmcc.simulation.agreement.State`) and each study's.
     warned : tuple of str
-        What the user's measure functions warned about.
+        What the user's measure functions warned about, and :data:`FRACTIONAL` if the
+        generator returned non-integer counts.
     inexact : dict of str to str
         The measures planned ``"exact"`` that some stack could not give exactly, and why.
     """
@@ -452,6 +463,8 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         except (ValueError, TypeError) as err:
             err.add_note(where)
             raise
+        if stack.dtype.kind == "f" and not np.array_equal(stack, np.round(stack)):
+            warned.append(FRACTIONAL)
         values, undefined, user_warnings = evaluate(measures, counts, where)
         _exact_values(values, counts, planned, inexact)
         K = counts.n_classes
@@ -461,7 +474,7 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         per_k = undefined_by_k.setdefault(K, {})
         for name, count in undefined.items():
             per_k[name] = per_k.get(name, 0) + count
-        warned += user_warnings
+        warned += [f"a measure warned: {message}" for message in user_warnings]
     K = np.concatenate(ks)
     values = {name: np.concatenate(v) for name, v in parts.items()}
     rtol = {
@@ -725,6 +738,11 @@ def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple
         }
 
     total, jackknifed = jackknife(statistics, groups, _merger(sim))
+    subgroups = total[0].subgroup_states()
+    if subgroups:  # too few tasks: the moments' jackknife over strided parts of every chunk
+        _, jackknifed["agreement"] = jackknife(
+            lambda state: agreement.statistics(sim, state), subgroups, agreement.State.merge
+        )
     summary: dict = {
         "n_matrices": sim.n_matrices,
         "seed": sim.seed,
@@ -750,9 +768,34 @@ def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple
     summary["standard_errors"] = {
         **STANDARD_ERRORS,
         "jackknife_groups": len(groups),
+        "moment_jackknife_groups": len(subgroups) or len(groups),
         "replicates": len(total[0].replicates),
+        "replicate_size": sim.chunk_size // agreement.replicate_splits(sim),
+        "not_honest": _dishonest(sim, len(groups), len(subgroups), len(total[0].replicates)),
     }
     return _plain(summary), total
+
+
+def _dishonest(sim: Simulation, groups: int, subgroups: int, replicates: int) -> dict:
+    """The standard errors of the run that cannot be honest, each with the reason."""
+    out = {}
+    few = agreement.MIN_JACKKNIFE_GROUPS
+    if max(groups, subgroups) < few:
+        out["moments"] = (
+            f"{max(groups, subgroups)} jackknife groups (fewer than {few}): a run of "
+            f"{sim.n_matrices:,} matrices in chunks of {sim.chunk_size:,}"
+        )
+    if sim.studies and groups < few:
+        out["studies"] = (
+            f"the studies' statistics are jackknifed over {groups} groups of whole tasks "
+            f"(fewer than {few}): use a chunk size of at most {sim.n_matrices // few:,}"
+        )
+    if replicates < few:
+        out["pairs"] = (
+            f"{replicates} replicates of the pair statistics (fewer than {few}): use more "
+            f"matrices, a smaller chunk size, or more replicates (now {sim.replicates})"
+        )
+    return out
 
 
 def jackknife(
@@ -858,11 +901,19 @@ def _warn(sim: Simulation, summary: dict, warned: dict[str, int]) -> None:
         if count:
             warnings.warn(
                 f"{m.label} was undefined (0/0) for {count:,} of {sim.n_matrices:,} matrices, "
-                "set to its documented value; the summary counts them per K "
+                f"{undefined_rule(m)}; the summary counts them per K "
                 f"(measures.{m.name}.by_k)",
                 cenmcc.UndefinedMetricWarning,
                 stacklevel=3,
             )
+    dishonest = summary["standard_errors"]["not_honest"]
+    if dishonest:
+        warnings.warn(
+            "standard errors that are not honest (summary standard_errors.not_honest): "
+            + "; ".join(f"{what}: {why}" for what, why in dishonest.items()),
+            UserWarning,
+            stacklevel=3,
+        )
     undecided = {n: c for n, c in summary["ties"]["undecided"].items() if c}
     if undecided:
         warnings.warn(
@@ -872,6 +923,4 @@ def _warn(sim: Simulation, summary: dict, warned: dict[str, int]) -> None:
             stacklevel=3,
         )
     for message, chunks in warned.items():
-        warnings.warn(
-            f"a measure warned in {chunks} chunk(s): {message}", UserWarning, stacklevel=3
-        )
+        warnings.warn(f"{message} (in {chunks} chunk(s))", UserWarning, stacklevel=3)

@@ -132,7 +132,9 @@ def result_figures(result) -> dict:
 def agreement_matrix(summary: dict, labels: dict):
     """τ_b and consistency of every pair of measures, oriented (higher is better)."""
     names = list(summary["measures"])
-    fig, axes = subplots(1, 2, width=0.75 * len(names) + 2.2, height=0.7 * len(names) + 1.4)
+    many = len(names) > 8  # smaller cells, two decimals
+    cell = 0.42 if many else 0.75
+    fig, axes = subplots(1, 2, width=cell * len(names) + 2.2, height=cell * len(names) + 1.6)
     with style():
         for ax, (stat, title, limits) in zip(
             axes,
@@ -156,10 +158,10 @@ def agreement_matrix(summary: dict, labels: dict):
                         ax.text(
                             j,
                             i,
-                            f"{grid[i, j]:.3f}",
+                            f"{grid[i, j]:.2f}" if many else f"{grid[i, j]:.3f}",
                             ha="center",
                             va="center",
-                            fontsize=8,
+                            fontsize=5.5 if many else 8,
                             color="white" if dark else "black",
                         )
             ticks = [labels.get(n, n) for n in names]
@@ -202,9 +204,52 @@ def density_panels(panels):
     return fig
 
 
-def agreement_by_k(summary: dict, labels: dict):
-    """Each pair's τ_b and consistency against the number of classes K (±1 SE)."""
-    fig, axes = subplots(1, 2, width=5.0)
+#: Markers and line styles that, with the ten colours of ``tab10``, give up to 70 pairs each a
+#: style of its own (:func:`pair_styles`).
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+LINESTYLES = ("-", "--", ":", "-.")
+
+
+#: Pairs the per-K figure draws at most by default (8 measures); beyond, those of the first
+#: measure.
+MAX_PAIRS = 28
+
+
+def pair_styles(n: int) -> list[dict]:
+    """``n`` distinct line styles (colour, marker, line style), for lines that are not ordered:
+    the colour cycles over ten, the marker over seven and the line style changes every ten,
+    so that no two of up to 70 lines look alike."""
+    colors = plt.get_cmap("tab10").colors
+    return [
+        {
+            "color": colors[i % 10],
+            "marker": MARKERS[i % len(MARKERS)],
+            "linestyle": LINESTYLES[(i // 10) % len(LINESTYLES)],
+        }
+        for i in range(n)
+    ]
+
+
+def agreement_by_k(summary: dict, labels: dict, pairs=None):
+    """Each pair's τ_b and consistency against the number of classes K (±1 SE).
+
+    ``pairs``: the ``(f, g)`` pairs to draw; by default every pair of the summary, or, beyond
+    :data:`MAX_PAIRS`, those of the first measure (the title says so). Each pair
+    gets a style of its own (:func:`pair_styles`); the legend sits under the panels, in as
+    many rows as it needs, so that 2 to 28 pairs stay legible and none is cut.
+    """
+    chosen = (
+        list(pairs)
+        if pairs is not None
+        else [(f, g) for f, row in summary["pairs"].items() for g in row]
+    )
+    first = None
+    if pairs is None and len(chosen) > MAX_PAIRS:  # the first measure against each other
+        first = next(iter(summary["measures"]))
+        chosen = [p for p in chosen if first in p]
+    columns = 1 if len(chosen) <= 4 else 2 if len(chosen) <= 12 else 3
+    legend_rows = -(-len(chosen) // columns)
+    fig, axes = subplots(1, 2, width=PAGE / 2, height=2.6 + 0.16 * legend_rows)
     with style():
         for ax, stat, title in zip(
             axes,
@@ -212,22 +257,29 @@ def agreement_by_k(summary: dict, labels: dict):
             ("Kendall's τ_b", "degree of consistency"),
             strict=True,
         ):
-            for f, row in summary["pairs"].items():
-                for g, pair in row.items():
-                    Ks = [int(k) for k in pair["by_k"]]
-                    values = [part[stat] for part in pair["by_k"].values()]
-                    errors = [part.get(f"{stat}_se", np.nan) for part in pair["by_k"].values()]
-                    ax.errorbar(
-                        Ks,
-                        values,
-                        yerr=np.nan_to_num(np.asarray(errors, dtype=float)),
-                        marker="o",
-                        ms=3,
-                        capsize=0,
-                        label=f"{labels.get(f, f)} vs {labels.get(g, g)}",
-                    )
+            for (f, g), look in zip(chosen, pair_styles(len(chosen)), strict=True):
+                pair = summary["pairs"].get(f, {}).get(g) or summary["pairs"][g][f]
+                Ks = [int(k) for k in pair["by_k"]]
+                values = [part[stat] for part in pair["by_k"].values()]
+                errors = [part.get(f"{stat}_se", np.nan) for part in pair["by_k"].values()]
+                ax.errorbar(
+                    Ks,
+                    values,
+                    yerr=np.nan_to_num(np.asarray(errors, dtype=float)),
+                    ms=3,
+                    lw=0.9,
+                    capsize=0,
+                    label=f"{labels.get(f, f)} vs {labels.get(g, g)}",
+                    **look,
+                )
             ax.set(xlabel="K (number of classes)", title=title)
-        axes[1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5))
+        handles, names = axes[0].get_legend_handles_labels()
+        fig.legend(handles, names, loc="outside lower center", ncols=columns, fontsize=6.5)
+        if first is not None:
+            fig.suptitle(
+                f"{labels.get(first, first)} against each other measure (of "
+                f"{len(summary['measures'])}; agreement_by_k(pairs=...) draws others)"
+            )
     return fig
 
 

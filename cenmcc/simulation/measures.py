@@ -2,10 +2,12 @@
 
 A simulation names its measures as strings of :data:`cenmcc.MEASURES` (``"cen"``, ``"mcc"``,
 ``"cohen_kappa"``, ...) or gives :class:`cenmcc.Measure` objects wrapping functions of a
-:class:`cenmcc.Counts`. In a worker, :func:`evaluate` computes them all on one validated stack
-(the named ones together, sharing their work: :func:`cenmcc.measures`), counts the values that
-were 0/0 instead of warning, and checks every user function's output: one finite real value
-per matrix, else an error naming the measure and saying what it returned (:func:`describe`).
+read-only ndarray of counts ``(m, K, K)`` (the contract: :class:`cenmcc.Measure`). In a worker,
+:func:`evaluate` computes them all on one validated stack (the named ones together, sharing
+their work: :func:`cenmcc.measures`), counts the values that were 0/0 instead of warning (a
+user's NaN replaced by its ``Measure.undefined``), and checks every user function's output: one
+real value per matrix, finite or a declared NaN, else an error naming the measure and saying
+what it returned (:func:`describe`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 import cenmcc
+from cenmcc._metric import call_user_measure, metric_call
 
 #: What a measure's name may hold: it names files, columns and summary keys.
 NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -48,7 +51,7 @@ def resolve(measures: Iterable) -> tuple[cenmcc.Measure, ...]:
         else:
             raise TypeError(
                 f"a measure is a name of cenmcc.MEASURES or a cenmcc.Measure, got {item!r}; wrap "
-                "a function of a cenmcc.Counts as cenmcc.Measure(name, function, "
+                "a function of an (m, K, K) array of counts as cenmcc.Measure(name, function, "
                 "greater_is_better=...)"
             )
     names = [m.name for m in out]
@@ -72,7 +75,8 @@ def evaluate(
     -------
     values : dict of str to ndarray, shape (m,)
     undefined : dict of str to int
-        How many values of each measure were 0/0 and filled (no warning is emitted).
+        How many values of each measure were 0/0 (a user's: NaN) and filled (no warning is
+        emitted).
     warned : list of str
         The warnings a user's function emitted (to be shown once, in the caller's process).
 
@@ -83,7 +87,8 @@ def evaluate(
         are not real numbers (complex, text, objects); the message names the measure, ``where``
         (the chunk and stack) and what it returned.
     ValueError
-        If it returns other than one finite value per matrix, named likewise.
+        If it returns other than one value per matrix, or an infinite value, or NaN without
+        declaring ``undefined``, named likewise.
     Exception
         What a user's function raised, as it was, with a note naming the measure and ``where``.
     """
@@ -97,11 +102,10 @@ def evaluate(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             result = user_call(
-                f"measure {measure.name!r} failed on {where}", measure.function, counts
+                f"measure {measure.name!r} failed on {where}", call_user_measure, measure, counts.C
             )
         warned += [f"{w.category.__name__}: {w.message}" for w in caught]
-        values[measure.name] = _checked(measure.name, result, m, where)
-        undefined[measure.name] = 0
+        values[measure.name], undefined[measure.name] = _checked(measure, result, m, where)
     return {mm.name: values[mm.name] for mm in measures}, undefined, warned
 
 
@@ -115,9 +119,10 @@ def user_call(context: str, function, *args):
         raise
 
 
-def _checked(name: str, result, m: int, where: str) -> np.ndarray:
-    """A user's measure's output as float64 of shape (m,), or an error naming it and saying
-    what it returned."""
+def _checked(measure: cenmcc.Measure, result, m: int, where: str) -> tuple[np.ndarray, int]:
+    """A user's measure's output as float64 of shape (m,), its NaN filled as it declares, and
+    their number; or an error naming it and saying what it returned."""
+    name = measure.name
     if np.ma.isMaskedArray(result):
         raise TypeError(
             f"measure {name!r} returned a masked array ({describe(result)}) on {where}; its mask "
@@ -137,13 +142,25 @@ def _checked(name: str, result, m: int, where: str) -> np.ndarray:
             f"measure {name!r} returned shape {values.shape} on {where}, expected ({m},): one "
             "value per matrix"
         )
-    if not np.all(np.isfinite(values)):
-        bad = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise ValueError(
-            f"measure {name!r} returned {values[bad]} for matrix {bad} of {where}; every value "
-            "must be finite"
-        )
-    return values
+    try:
+        return measure.filled(values)
+    except ValueError as err:
+        err.add_note(where)
+        raise
+
+
+def undefined_rule(measure: cenmcc.Measure) -> str:
+    """What became of a measure's undefined (0/0) values, for the one warning of a run."""
+    if measure.undefined is not None:
+        return f"set to {measure.undefined:g} (its Measure.undefined)"
+    call = metric_call(measure.function)
+    if call is None:
+        return "as its function decided"
+    metric, _, kwargs = call
+    fill = kwargs.get("zero_division", metric.definition.fill)
+    if fill == "excluded":
+        return "computed over the classes that have samples (the others excluded)"
+    return f"set to {fill:g}"
 
 
 def describe(obj) -> str:

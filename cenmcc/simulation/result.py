@@ -5,15 +5,23 @@ complete, :func:`cenmcc.simulation.outputs.staged_directory`):
 
 - ``summary.json``: every statistic with its standard error;
 - ``measures.csv``: per measure, overall and per K, its count, mean, SD and undefined values;
-- ``pairs.csv``: per pair of measures, overall and per K, the Pearson correlation, Kendall's
-  τ_b and the degrees of consistency and discriminancy, with their standard errors;
+- ``pairs.csv``: per pair of measures, overall, within K (the pairs of matrices of equal K
+  pooled: τ_b, consistency, discriminancy) and per K, the Pearson correlation, Kendall's τ_b
+  and the degrees of consistency and discriminancy, with their standard errors;
+
+Each table's ``scope`` column says which rows are ``overall``, ``within_k`` and ``per_k``;
+``K`` is an integer, the number of classes of a ``per_k`` row and 0 on the others;
 - for each study with a per-K table, ``<study>_per_k.csv``;
+- ``run.json``: what made the run (the call or command line, the versions of cenmcc and its
+  dependencies, the seed, the generator, measures and studies); ``timing.json``: its timings;
+- with ``keep_table``, ``table/<column>.npy``: K and every measure of every matrix, one NumPy
+  array per column (``numpy.load``; ``table/columns.json`` lists them in order);
 - the figures (PNG and PDF; they need matplotlib, the ``figures`` extra): ``agreement`` (the
   matrix of pairwise agreement), ``density`` (the density panels of the chosen pairs),
   ``per_k`` (each pair's agreement against K) and, for the papers' study, ``k_per_dimension``.
 
 A save that fails (a full disk, an interrupt) leaves the destination as it was, and the result
-in memory intact, to be saved elsewhere.
+in memory intact, to be saved elsewhere. :meth:`Result.load` reads a saved result back.
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
+import platform
 from pathlib import Path
 from typing import NamedTuple
 
@@ -94,7 +104,37 @@ class Result(NamedTuple):
 
         return {name: pd.DataFrame(rows) for name, rows in self.tables().items()}
 
-    def save(self, path, *, figures: bool = True) -> Path:
+    @classmethod
+    def load(cls, path) -> Result:
+        """The result that :meth:`save` wrote into the directory ``path``.
+
+        Every statistic is as saved (floats at the stored digits); ``simulation`` is the saved
+        description of the simulation (a dict: a generator is code, not data), ``table`` the
+        per-matrix columns if the run kept them, ``timing`` the saved timings, and ``states``
+        empty (the histograms behind the density figure are not saved).
+
+        Raises
+        ------
+        FileNotFoundError
+            If ``path`` holds no ``summary.json``.
+        """
+        import json
+
+        directory = Path(path)
+        if not (directory / "summary.json").is_file():
+            raise FileNotFoundError(f"{directory} holds no summary.json: not a saved Result")
+        summary = _numbers(json.loads((directory / "summary.json").read_text()))
+        described = summary.pop("simulation")
+        timing_file = directory / "timing.json"
+        timing = json.loads(timing_file.read_text()) if timing_file.is_file() else {}
+        columns = directory / "table"
+        table = None
+        if columns.is_dir():
+            order = json.loads((columns / "columns.json").read_text())
+            table = {name: np.load(columns / f"{name}.npy") for name in order}
+        return cls(described, summary, (), table, (), timing.get("run", {}))
+
+    def save(self, path, *, figures: bool = True, call: str | None = None) -> Path:
         """Write the summary, tables and figures into the directory ``path`` (all or nothing).
 
         Floats are stored at :data:`~cenmcc.simulation.outputs.SIGNIFICANT_DIGITS` significant
@@ -108,6 +148,9 @@ class Result(NamedTuple):
             existing directory or file, or a mount point, is refused, untouched.
         figures : bool
             Also draw the figures (needs matplotlib: ``pip install 'cenmcc[figures]'``).
+        call : str, optional
+            What made the run, for ``run.json`` (the command line); by default the library
+            call, ``cenmcc.simulation.run(Simulation(...))`` with the simulation's settings.
 
         Returns
         -------
@@ -135,14 +178,26 @@ class Result(NamedTuple):
                     for suffix in (".png", ".pdf"):
                         save_figure(fig, stage / f"{name}{suffix}")
                     plots.close(fig)
-            write_json(
-                stage / "summary.json", self.summary | {"simulation": describe(self.simulation)}
-            )
+            if self.table is not None:
+                (stage / "table").mkdir()
+                for name, column in self.table.items():
+                    write_atomic(
+                        stage / "table" / f"{name}.npy",
+                        lambda tmp, column=column: _save_npy(tmp, column),
+                    )
+                write_json(stage / "table" / "columns.json", list(self.table))
+            described = describe(self.simulation)
+            write_json(stage / "summary.json", self.summary | {"simulation": described})
+            write_json(stage / "run.json", provenance(self.simulation, call))
+            write_json(stage / "timing.json", {"run": self.timing, "machine": _machine()})
         return destination
 
 
 def describe(sim) -> dict:
-    """What a :class:`~cenmcc.simulation.Simulation` simulates, for a saved summary."""
+    """What a :class:`~cenmcc.simulation.Simulation` simulates, for a saved summary (a loaded
+    result's description is returned as it is)."""
+    if isinstance(sim, dict):
+        return sim
     return {
         "generator": _name_of(sim.generator),
         "measures": [m.name for m in sim.resolved_measures],
@@ -153,19 +208,107 @@ def describe(sim) -> dict:
     }
 
 
+#: The packages whose versions every saved run records.
+DEPENDENCIES = ("numpy", "scipy", "joblib", "matplotlib", "dask", "distributed", "cloudpickle")
+
+
+def provenance(sim, call: str | None = None) -> dict:
+    """What made a run, for ``run.json``: the call or command, the package and dependency
+    versions, the seed, and descriptions of the generator, the measures and the studies."""
+    from importlib import metadata
+
+    versions = {}
+    for name in ("cenmcc", *DEPENDENCIES):
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    if isinstance(sim, dict):  # a loaded result saved again
+        return {"call": call, "versions": versions, "simulation": sim}
+    return {
+        "call": call or f"cenmcc.simulation.run({_settings(sim)})",
+        "package": "cenmcc",
+        "versions": versions,
+        "python": platform.python_version(),
+        "seed": sim.seed,
+        "generator": repr(sim.generator),
+        "measures": [
+            {
+                "name": m.name,
+                "label": m.label,
+                "function": _name_of(m.function),
+                "greater_is_better": m.greater_is_better,
+                "bounds": list(m.bounds),
+                "undefined": m.undefined,
+            }
+            for m in sim.resolved_measures
+        ],
+        "studies": [repr(s) for s in sim.studies],
+        "simulation": describe(sim),
+    }
+
+
+def _settings(sim) -> str:
+    """``Simulation(...)`` with the settings that differ from the defaults."""
+    import dataclasses
+
+    fields = [
+        f"{f.name}={getattr(sim, f.name)!r}"
+        for f in dataclasses.fields(sim)
+        if f.name in ("generator", "n_matrices") or getattr(sim, f.name) != f.default
+    ]
+    return f"Simulation({', '.join(fields)})"
+
+
+def _machine() -> dict:
+    return {
+        "host": platform.node(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count(),
+    }
+
+
+def _save_npy(path: Path, column: np.ndarray) -> None:
+    with path.open("wb") as file:
+        np.save(file, column)
+
+
+def _numbers(tree):
+    """A loaded summary with the strings that stand for non-finite floats as floats."""
+    if isinstance(tree, dict):
+        return {k: _numbers(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [_numbers(v) for v in tree]
+    if tree in ("nan", "inf", "-inf"):
+        return float(tree)
+    return tree
+
+
 def _name_of(obj) -> str:
     if hasattr(obj, "__qualname__"):
         return f"{obj.__module__}.{obj.__qualname__}"
     return repr(obj)
 
 
+def _scoped(entry: dict) -> list[tuple[str, int, dict]]:
+    """``(scope, K, statistics)`` of an entry of the summary: ``"overall"`` (K 0), then
+    ``"within_k"`` (the pairs of equal K pooled, K 0) where it has one, then ``"per_k"``, K
+    by K: a K column of integers only."""
+    rows = [("overall", 0, entry)]
+    if "within_k" in entry:
+        rows.append(("within_k", 0, entry["within_k"]))
+    return rows + [("per_k", int(K), part) for K, part in entry["by_k"].items()]
+
+
 def _measure_rows(summary: dict) -> list[dict]:
     rows = []
     for name, m in summary["measures"].items():
-        for K, part in [("all", m), *m["by_k"].items()]:
+        for scope, K, part in _scoped(m):
             rows.append(
                 {
                     "measure": name,
+                    "scope": scope,
                     "K": K,
                     **{
                         key: part.get(key, math.nan)
@@ -193,9 +336,15 @@ def _pair_rows(summary: dict) -> list[dict]:
     rows = []
     for f, row in summary["pairs"].items():
         for g, p in row.items():
-            for K, part in [("all", p), *p["by_k"].items()]:
+            for scope, K, part in _scoped(p):
                 rows.append(
-                    {"f": f, "g": g, "K": K, **{c: part.get(c, math.nan) for c in PAIR_COLUMNS}}
+                    {
+                        "f": f,
+                        "g": g,
+                        "scope": scope,
+                        "K": K,
+                        **{c: part.get(c, math.nan) for c in PAIR_COLUMNS},
+                    }
                 )
     return rows
 
