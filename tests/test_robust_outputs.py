@@ -435,10 +435,10 @@ def test_a_simulations_footprint_counts_its_measures_pairs_and_study_columns(mon
         return next(p.nbytes for p in parts if p.what == "counting the pairs")
 
     sim = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"), studies=(KRatio(),))
-    # K (2 bytes), then cen, mcc, tmcc and the study's two k·CEN (20 each:
-    # the value, its ranks overall with their rows, and within K); pair-count tasks, two at
-    # once on two workers.
-    assert resources.store_bytes(sim) == 1000 * (2 + 20 * 5)
+    # K (2 bytes), then cen, mcc, tmcc and the study's two k·CEN (24 each:
+    # the value, its ranks overall with their rows, within K, and its tolerance's groups);
+    # pair-count tasks, two at once on two workers.
+    assert resources.store_bytes(sim) == 1000 * (2 + 24 * 5)
     assert counting(sim, jobs=2) == 1000 * 56 * 2
     # One pair: its two columns ranked overall and within K are four tasks, all at once on four.
     one_pair = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"))
