@@ -35,8 +35,9 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
+# scipy.special is imported in the functions that use it: `import cenmcc`, which a
+# simulation's workers do, loads numpy only (tests/test_random_matrices.py).
 from ._marginals import Counts
 from .registry import MEASURES, Measure, measures
 
@@ -364,6 +365,8 @@ def inverted_pvalue(theta_b, null, z0, a):
     twice the smaller share of the resamples on one side of ``null``. ``B`` resamples resolve
     no p-value below ``2 / (B + 1)``, which is reported in its place.
     """
+    from scipy.special import ndtr, ndtri
+
     B = theta_b.shape[1]
     u = ((theta_b < null).sum(axis=1) + (theta_b <= null).sum(axis=1)) / (2 * B)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -401,6 +404,8 @@ def bca_constants(theta_b, theta, loo, weights):
     ``loo`` ``(m, cells)`` are the leave-one-out values and ``weights`` the items they stand
     for; ``a`` is 0 where they are all equal.
     """
+    from scipy.special import ndtri
+
     B = theta_b.shape[1]
     theta = np.reshape(theta, (-1, 1))
     below = (theta_b < theta).sum(axis=1) + (theta_b <= theta).sum(axis=1)
@@ -414,6 +419,8 @@ def bca_constants(theta_b, theta, loo, weights):
 
 def bca_levels(z0, a, q):
     """The quantile levels ``(m, len(q))`` of the resamples for the nominal levels ``q``."""
+    from scipy.special import ndtr, ndtri
+
     with np.errstate(divide="ignore", invalid="ignore"):
         z = z0[:, None] + ndtri(q)
         levels = ndtr(z0[:, None] + z / (1 - a[:, None] * z))
@@ -474,6 +481,8 @@ def delta_variance(p: np.ndarray, g: np.ndarray, n) -> np.ndarray:
 
 def analytic(C, m: Measure, theta, level, method):
     """Delta or closed-form intervals of each matrix, as :func:`bootstrap` gives them."""
+    from scipy.special import ndtri
+
     M = C.shape[0]
     n = C.reshape(M, -1).sum(axis=1)
     z = ndtri((1 + level) / 2)
@@ -512,6 +521,8 @@ def wilson_interval(successes, n, level: float = 0.95):
     >>> [round(float(x), 4) for x in wilson_interval(8, 10)]
     [0.4902, 0.9433]
     """
+    from scipy.special import ndtri
+
     x, n = np.asarray(successes, dtype=np.float64), np.asarray(n, dtype=np.float64)
     z = ndtri((1 + level) / 2)
     center = (x + z**2 / 2) / (n + z**2)

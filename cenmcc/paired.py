@@ -23,8 +23,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from scipy import stats
-from scipy.special import ndtr, ndtri
 
 from .intervals import (
     BOOTSTRAP,
@@ -221,6 +219,9 @@ def margins_values(K: int, chosen: list[Measure]):
 
 def delta(T, m: Measure, d: float, level: float, method: str) -> dict:
     """Delta-method (or McNemar) interval, standard error and p-value of the difference ``d``."""
+    from scipy import stats
+    from scipy.special import ndtr, ndtri
+
     n = T.sum()
     margins = np.stack([T.sum(2), T.sum(1)])
     g = gradient(margins, m).reshape(2, *T.shape[:2])

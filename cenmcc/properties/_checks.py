@@ -9,7 +9,6 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from scipy.special import gammaln
 
 from ._audit import TRIPLE_BUDGET, Result, _Audit
 
@@ -162,6 +161,8 @@ def _constant_baseline(a: _Audit) -> Result:
     counterexample gives the two margins whose expectations differ, the smallest total first
     (or the sampled margins, their mean and its standard error).
     """
+    from scipy.special import gammaln
+
     M = a.M[: a.n_exhaustive]
     v = a.values[: a.n_exhaustive]
     t, p = M.sum(axis=-1), M.sum(axis=-2)
