@@ -210,7 +210,9 @@ def test_measures_built_to_fail_are_caught_with_their_counterexample():
     assert report["symmetry"].holds is False
 
     shifted = _user(
-        "shifted", lambda C: cenmcc.accuracy(C) * C.total / (C.total + 1), bounds=(0.0, 1.0)
+        "shifted",
+        lambda C: cenmcc.accuracy(C) * C.sum((-2, -1)) / (C.sum((-2, -1)) + 1),
+        bounds=(0.0, 1.0),
     )
     result = audit(shifted, 2, ["scale_invariance"], **FAST)["scale_invariance"]
     assert result.holds is False
@@ -256,7 +258,7 @@ def test_bad_input_raises_one_clear_line():
         audit("mmc", 2)
     with pytest.raises(TypeError, match=r"cenmcc\.Measure"):
         audit(cenmcc.weighted_accuracy, 2)
-    nowhere = _user("nowhere", lambda C: np.full(C.stack_shape, np.nan), bounds=(0.0, 1.0))
+    nowhere = _user("nowhere", lambda C: np.full(C.shape[:-2], np.nan), bounds=(0.0, 1.0))
     with pytest.raises(ValueError, match=r"'nowhere' is undefined on every 2×2 matrix of 1 to 3"):
         audit(nowhere, 2, n_items=3, n_random=0)
     with pytest.raises(ValueError, match="n_classes must be at least 2"):
@@ -281,7 +283,7 @@ def test_the_constant_baseline_beyond_the_exhaustive_range_is_sampled():
     """Constant (1/2) up to 6 items, the accuracy beyond: caught by the sampled margins."""
 
     def function(C):
-        return np.where(C.total > 6, cenmcc.accuracy(C), 0.5)
+        return np.where(C.sum((-2, -1)) > 6, cenmcc.accuracy(C), 0.5)
 
     late = _user("late", function, bounds=(0.0, 1.0))
     result = audit(late, 2, ["constant_baseline"], n_items=6, n_random=20_000)

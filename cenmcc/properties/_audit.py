@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import dataclasses
+import warnings
 
 import numpy as np
 
 from .._marginals import Counts
-from .._metric import Measure, _bind, metric_call
+from .._metric import Measure, _bind, call_user_measure, metric_call
 from ..enumeration import matrices_with_total
-from ..registry import measures
+from ..exceptions import UndefinedMetricWarning
 
 #: Relative tolerance of every equality between two values (see the module docstring).
 TOLERANCE = 1e-12
@@ -140,9 +141,16 @@ def _values(measure: Measure, M: np.ndarray) -> np.ndarray:
     its undefined ones.
     """
     call = metric_call(measure.function)
-    if call is None:
-        (values,), _ = (d.values() for d in measures(M, [measure], count_undefined=True))
-        return np.array(values, dtype=np.float64)
+    if call is None:  # a user's function of the counts: its NaN are where it is undefined
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)  # filled values are values
+            values = np.asarray(call_user_measure(measure, Counts(M).C), dtype=np.float64)
+        if values.shape != M.shape[:1]:
+            raise ValueError(
+                f"measure {measure.name!r} returned shape {values.shape} for {len(M)} matrices: "
+                "one value per matrix"
+            )
+        return values
     definition, options = _bind(*call)
     m = Counts(M)
     if definition.prepare:
