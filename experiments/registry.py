@@ -2,9 +2,10 @@
 
 ``python -m experiments`` builds its commands and ``all`` from :data:`EXPERIMENTS`, the
 benchmark times them from it, and paper_checks reads it to know where each summary is, what it
-must hold, and which figures the README shows. A new experiment is a module with
-``add_arguments(parser)`` and ``main(args, out) -> Computed`` (and optionally
-``check_arguments(parser, args)``), and one entry here.
+must hold, and which figures the README shows. A new experiment is a package laid out as the
+others (:mod:`experiments`), whose ``command`` module has ``add_arguments(parser)`` and
+``main(args, out) -> Computed`` (and optionally ``check_arguments(parser, args)``), and one entry
+here.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class Experiment:
         The command's name, ``python -m experiments <command>``.
     module : str
         The module with ``add_arguments(parser)``, ``main(args, out)`` and optionally
-        ``check_arguments(parser, args)``.
+        ``check_arguments(parser, args)``: the experiment's ``command``.
     folder : str
         Its output directory, ``<out>/<folder>`` (``out`` is ``figures/`` by default).
     summary : str
@@ -123,7 +124,7 @@ class Computed:
 EXPERIMENTS = (
     Experiment(
         command="random-matrices",
-        module="experiments.random_matrices",
+        module="experiments.random_matrices.command",
         folder="random_matrices",
         summary="the 200,000 random matrices: tMCC against k·CEN, the refitted k, Figure 2",
         description="Draws random confusion matrices as the papers describe (N = 3 to 30 "
@@ -155,7 +156,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="protocol",
-        module="experiments.protocol",
+        module="experiments.protocol.command",
         folder="protocol",
         summary="which reading of the random-matrix protocol gives the printed numbers",
         description="Reruns the random matrices under named readings of the printed protocol "
@@ -178,7 +179,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="discriminancy",
-        module="experiments.discriminancy",
+        module="experiments.discriminancy.command",
         folder="discriminancy",
         summary="degrees of discriminancy of CEN, MCC and accuracy on small three-class problems",
         description="Enumerates every confusion matrix of three classes with given class sizes "
@@ -199,7 +200,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="binary",
-        module="experiments.binary_exhaustive",
+        module="experiments.binary_exhaustive.command",
         folder="binary",
         summary="CEN and MCC of every binary confusion matrix (Figures 3 and 4)",
         description="Enumerates every 2 x 2 confusion matrix with --s-min to --s-max samples, "
@@ -226,7 +227,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="families",
-        module="experiments.families",
+        module="experiments.families.command",
         folder="families",
         summary="every closed form the papers print for the Z_A, dice, B(T, F) and binary "
         "families, checked",
@@ -267,7 +268,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="agreement",
-        module="experiments.agreement",
+        module="experiments.agreement.command",
         folder="agreement",
         summary="beyond the papers: which of eight measures rank matrices alike, by K and "
         "class imbalance",
@@ -308,7 +309,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="benchmark",
-        module="experiments.benchmark",
+        module="experiments.benchmark.command",
         folder="benchmark",
         summary="time the metric kernels against the floor and the peers, and the experiments",
         description="Times CEN, MCC and accuracy on stacks of random count matrices against "
