@@ -58,6 +58,10 @@ class Experiment:
         them); empty for a command without a summary.
     figures : tuple of Figure
         Its figures in the README's gallery, in order.
+    options : tuple of str
+        The shared option groups it takes after its own, in the order of its ``--help``:
+        ``seed`` (``--seed``), ``parallel`` (``--jobs``, ``--backend``, ``--scheduler``) and
+        ``output`` (``--out``, ``--quiet``), added by ``python -m experiments``.
     in_all : bool
         Whether ``python -m experiments all`` runs it.
     updates : bool
@@ -73,6 +77,7 @@ class Experiment:
     outputs: str
     summary_keys: tuple[str, ...] = ()
     figures: tuple[Figure, ...] = ()
+    options: tuple[str, ...] = ("output",)
     in_all: bool = True
     updates: bool = False
 
@@ -126,6 +131,7 @@ EXPERIMENTS = (
         command="random-matrices",
         module="experiments.random_matrices.command",
         folder="random_matrices",
+        options=("seed", "parallel", "output"),
         summary="the 200,000 random matrices: tMCC against k·CEN, the refitted k, Figure 2",
         description="Draws random confusion matrices as the papers describe (N = 3 to 30 "
         "classes, diagonal entries in 1..1000, off-diagonal entries in 1..⌊1000 ρ⌋ with ρ "
@@ -158,6 +164,7 @@ EXPERIMENTS = (
         command="protocol",
         module="experiments.protocol.command",
         folder="protocol",
+        options=("seed", "parallel", "output"),
         summary="which reading of the random-matrix protocol gives the printed numbers",
         description="Reruns the random matrices under named readings of the printed protocol "
         "(how N is drawn, where ρ applies, the integer ranges, the logarithm of k(N), the "
@@ -181,6 +188,7 @@ EXPERIMENTS = (
         command="discriminancy",
         module="experiments.discriminancy.command",
         folder="discriminancy",
+        options=("output", "parallel"),
         summary="degrees of discriminancy of CEN, MCC and accuracy on small three-class problems",
         description="Enumerates every confusion matrix of three classes with given class sizes "
         "and counts the pairs that CEN, MCC and accuracy order alike, oppositely or as ties "
@@ -270,6 +278,7 @@ EXPERIMENTS = (
         command="agreement",
         module="experiments.agreement.command",
         folder="agreement",
+        options=("seed", "parallel", "output"),
         summary="beyond the papers: which of eight measures rank matrices alike, by K and "
         "class imbalance",
         description="Compares eight measures (CEN, MCC, Cohen's kappa, accuracy, balanced "

@@ -8,9 +8,6 @@ import time
 from cenmcc.simulation import Result, resources
 from cenmcc.simulation import figures as plots
 from cenmcc.simulation.cli import (
-    add_output_arguments,
-    add_parallel_arguments,
-    add_seed_argument,
     number,
     positive_int,
 )
@@ -53,9 +50,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=defaults.chunk_size,
         help="matrices per chunk (task)",
     )
-    add_seed_argument(parser, default=defaults.seed)
-    add_parallel_arguments(parser)
-    add_output_arguments(parser)
 
 
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

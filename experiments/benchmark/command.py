@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from cenmcc.simulation.cli import add_output_arguments, positive_int
+from cenmcc.simulation.cli import positive_int
 from cenmcc.simulation.figures import close
 from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
 
@@ -59,7 +59,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="numbers of matrices of the --jobs series (default 2e6); the eight-measure study"
         " runs at the smallest",
     )
-    add_output_arguments(parser)
 
 
 def classes(text: str) -> int:

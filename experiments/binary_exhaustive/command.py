@@ -6,7 +6,7 @@ import argparse
 import time
 
 from cenmcc.simulation import resources
-from cenmcc.simulation.cli import add_output_arguments, number, positive_int
+from cenmcc.simulation.cli import number, positive_int
 from cenmcc.simulation.figures import close
 from cenmcc.simulation.outputs import save_figure, write_table
 
@@ -29,7 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also write every matrix with its CEN and MCC to matrices_table.csv.gz (slow, large)",
     )
-    add_output_arguments(parser)
 
 
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

@@ -9,8 +9,6 @@ import time
 
 from cenmcc.simulation import resources
 from cenmcc.simulation.cli import (
-    add_output_arguments,
-    add_parallel_arguments,
     finite_non_negative_float,
     number,
     positive_int,
@@ -44,8 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=11,
         help="order check on every split up to this n",
     )
-    add_output_arguments(parser)
-    add_parallel_arguments(parser)
 
 
 #: Peak memory per matrix of a case in its worker: 812 and 825 bytes measured for the sizes

@@ -7,7 +7,6 @@ import time
 
 import pandas as pd
 
-from cenmcc.simulation.cli import add_output_arguments
 from cenmcc.simulation.figures import (
     close,
 )
@@ -24,7 +23,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--table", action="store_true", help="also write every checked point (checks_table.csv.gz)"
     )
-    add_output_arguments(parser)
 
 
 def main(args: argparse.Namespace, out) -> Computed:

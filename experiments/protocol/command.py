@@ -7,9 +7,6 @@ from typing import TYPE_CHECKING
 
 from cenmcc.simulation import resources
 from cenmcc.simulation.cli import (
-    add_output_arguments,
-    add_parallel_arguments,
-    add_seed_argument,
     non_negative_int,
     number,
     positive_int,
@@ -105,9 +102,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="matrices per extra seed (default: n/4)",
     )
-    add_seed_argument(parser)
-    add_parallel_arguments(parser)
-    add_output_arguments(parser)
 
 
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

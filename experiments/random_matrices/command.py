@@ -9,9 +9,6 @@ import numpy as np
 
 from cenmcc.simulation import Result, resources
 from cenmcc.simulation.cli import (
-    add_output_arguments,
-    add_parallel_arguments,
-    add_seed_argument,
     number,
     positive_int,
 )
@@ -46,9 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also write every matrix's measures to matrices.npz (40 bytes a matrix)",
     )
-    add_seed_argument(parser, default=defaults.seed)
-    add_parallel_arguments(parser)
-    add_output_arguments(parser)
 
 
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
