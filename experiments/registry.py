@@ -3,9 +3,9 @@
 ``python -m experiments`` builds its commands and ``all`` from :data:`EXPERIMENTS`, the
 benchmark times them from it, and paper_checks reads it to know where each summary is, what it
 must hold, and which figures the README shows. A new experiment is a package laid out as the
-others (:mod:`experiments`), whose ``command`` module has ``add_arguments(parser)`` and
-``main(args, out) -> Computed`` (and optionally ``check_arguments(parser, args)``), and one entry
-here.
+others (:mod:`experiments`), whose ``command`` module has ``add_arguments(parser)`` (its own
+options only) and ``main(args, out) -> Computed`` (and optionally ``check_arguments(parser,
+args)``), and one entry here, naming the shared options it takes (:attr:`Experiment.options`).
 """
 
 from __future__ import annotations
