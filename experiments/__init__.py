@@ -1,7 +1,10 @@
-"""Reproductions of the results of Jurman et al. (2010, 2012), one module per result.
+"""Reproductions of the results of Jurman et al. (2010, 2012), one package per result.
 
-Each experiment module exposes ``run(...)`` returning a tidy table and a summary dict,
-``plot(table)`` returning a matplotlib Figure, and the CLI hooks ``add_arguments(parser)`` and
-``main(args, out)`` used by ``python -m experiments``; each is declared once, in
-:mod:`experiments.registry`.
+Each experiment is a package of the same anatomy: ``settings`` (its constants, printed values
+and configuration), ``compute`` (``run(...)``, returning its tables and summary), ``findings``
+(prose and verdicts computed from the summary, where it states any), ``plots`` (figures drawn
+from the tables, never rerunning a simulation) and ``command`` (``add_arguments(parser)``,
+``main(args, out)`` and optionally ``check_arguments(parser, args)``, the hooks
+``python -m experiments`` calls). Its ``__init__`` re-exports what other code uses; each is
+declared once, in :mod:`experiments.registry`.
 """

@@ -70,6 +70,20 @@ passed on to the experiments that take them."""
 PASSED_ON = ("seed", "jobs", "backend", "scheduler")
 
 
+#: The option groups shared by the commands (:attr:`experiments.registry.Experiment.options`).
+OPTIONS = {
+    "seed": add_seed_argument,
+    "parallel": add_parallel_arguments,
+    "output": add_output_arguments,
+}
+
+
+def add_options(parser: argparse.ArgumentParser, groups: tuple[str, ...]) -> None:
+    """Add the shared option ``groups`` to a command's ``parser``, in their order."""
+    for group in groups:
+        OPTIONS[group](parser)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
@@ -84,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=HelpFormatter,
         )
         experiment.load().add_arguments(command)
+        add_options(command, experiment.options)
         command.set_defaults(experiment=experiment, parser=command)
     everything = sub.add_parser(
         "all",
@@ -92,9 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
     )
     everything.set_defaults(parser=everything)
-    add_seed_argument(everything)
-    add_parallel_arguments(everything)
-    add_output_arguments(everything)
+    add_options(everything, ("seed", "parallel", "output"))
     return parser
 
 

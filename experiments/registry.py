@@ -2,9 +2,10 @@
 
 ``python -m experiments`` builds its commands and ``all`` from :data:`EXPERIMENTS`, the
 benchmark times them from it, and paper_checks reads it to know where each summary is, what it
-must hold, and which figures the README shows. A new experiment is a module with
-``add_arguments(parser)`` and ``main(args, out) -> Computed`` (and optionally
-``check_arguments(parser, args)``), and one entry here.
+must hold, and which figures the README shows. A new experiment is a package laid out as the
+others (:mod:`experiments`), whose ``command`` module has ``add_arguments(parser)`` (its own
+options only) and ``main(args, out) -> Computed`` (and optionally ``check_arguments(parser,
+args)``), and one entry here, naming the shared options it takes (:attr:`Experiment.options`).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class Experiment:
         The command's name, ``python -m experiments <command>``.
     module : str
         The module with ``add_arguments(parser)``, ``main(args, out)`` and optionally
-        ``check_arguments(parser, args)``.
+        ``check_arguments(parser, args)``: the experiment's ``command``.
     folder : str
         Its output directory, ``<out>/<folder>`` (``out`` is ``figures/`` by default).
     summary : str
@@ -57,6 +58,10 @@ class Experiment:
         them); empty for a command without a summary.
     figures : tuple of Figure
         Its figures in the README's gallery, in order.
+    options : tuple of str
+        The shared option groups it takes after its own, in the order of its ``--help``:
+        ``seed`` (``--seed``), ``parallel`` (``--jobs``, ``--backend``, ``--scheduler``) and
+        ``output`` (``--out``, ``--quiet``), added by ``python -m experiments``.
     in_all : bool
         Whether ``python -m experiments all`` runs it.
     updates : bool
@@ -72,6 +77,7 @@ class Experiment:
     outputs: str
     summary_keys: tuple[str, ...] = ()
     figures: tuple[Figure, ...] = ()
+    options: tuple[str, ...] = ("output",)
     in_all: bool = True
     updates: bool = False
 
@@ -123,8 +129,9 @@ class Computed:
 EXPERIMENTS = (
     Experiment(
         command="random-matrices",
-        module="experiments.random_matrices",
+        module="experiments.random_matrices.command",
         folder="random_matrices",
+        options=("seed", "parallel", "output"),
         summary="the 200,000 random matrices: tMCC against k·CEN, the refitted k, Figure 2",
         description="Draws random confusion matrices as the papers describe (N = 3 to 30 "
         "classes, diagonal entries in 1..1000, off-diagonal entries in 1..⌊1000 ρ⌋ with ρ "
@@ -155,8 +162,9 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="protocol",
-        module="experiments.protocol",
+        module="experiments.protocol.command",
         folder="protocol",
+        options=("seed", "parallel", "output"),
         summary="which reading of the random-matrix protocol gives the printed numbers",
         description="Reruns the random matrices under named readings of the printed protocol "
         "(how N is drawn, where ρ applies, the integer ranges, the logarithm of k(N), the "
@@ -178,8 +186,9 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="discriminancy",
-        module="experiments.discriminancy",
+        module="experiments.discriminancy.command",
         folder="discriminancy",
+        options=("output", "parallel"),
         summary="degrees of discriminancy of CEN, MCC and accuracy on small three-class problems",
         description="Enumerates every confusion matrix of three classes with given class sizes "
         "and counts the pairs that CEN, MCC and accuracy order alike, oppositely or as ties "
@@ -199,7 +208,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="binary",
-        module="experiments.binary_exhaustive",
+        module="experiments.binary_exhaustive.command",
         folder="binary",
         summary="CEN and MCC of every binary confusion matrix (Figures 3 and 4)",
         description="Enumerates every 2 x 2 confusion matrix with --s-min to --s-max samples, "
@@ -226,7 +235,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="families",
-        module="experiments.families",
+        module="experiments.families.command",
         folder="families",
         summary="every closed form the papers print for the Z_A, dice, B(T, F) and binary "
         "families, checked",
@@ -267,8 +276,9 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="agreement",
-        module="experiments.agreement",
+        module="experiments.agreement.command",
         folder="agreement",
+        options=("seed", "parallel", "output"),
         summary="beyond the papers: which of eight measures rank matrices alike, by K and "
         "class imbalance",
         description="Compares eight measures (CEN, MCC, Cohen's kappa, accuracy, balanced "
@@ -308,8 +318,9 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="coverage",
-        module="experiments.coverage",
+        module="experiments.coverage.command",
         folder="coverage",
+        options=("seed", "output"),
         summary="coverage of the confidence intervals (level 0.95) of six measures, by method",
         description="Draws 2,000 test sets from each population of a grid (K classes, "
         "balanced or imbalanced classes, a good or a poor classifier, n items) and counts the "
@@ -326,7 +337,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="properties",
-        module="experiments.properties",
+        module="experiments.properties.command",
         folder="properties",
         summary="which properties each named measure has, with the smallest counterexamples",
         description="Audits every measure of cenmcc.MEASURES with cenmcc.properties.audit for "
@@ -340,7 +351,7 @@ EXPERIMENTS = (
     ),
     Experiment(
         command="benchmark",
-        module="experiments.benchmark",
+        module="experiments.benchmark.command",
         folder="benchmark",
         summary="time the metric kernels against the floor and the peers, and the experiments",
         description="Times CEN, MCC and accuracy on stacks of random count matrices against "

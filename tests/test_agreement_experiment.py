@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from experiments import agreement
 from experiments.__main__ import main as cli_main
+from experiments.agreement import settings
 from experiments.registry import BY_COMMAND
 
 #: Small and fast, with several chunks per generator so that the schedule could matter.
@@ -31,17 +31,17 @@ def summary(runs):
 
 def test_the_summary_holds_every_generator_and_pair(summary):
     assert set(BY_COMMAND["agreement"].summary_keys) <= summary.keys()
-    assert list(summary["generators"]) == [case.name for case in agreement.CASES]
-    assert list(summary["measures"]) == list(agreement.MEASURES)
+    assert list(summary["generators"]) == [case.name for case in settings.CASES]
+    assert list(summary["measures"]) == list(settings.MEASURES)
     for name, gen in summary["generators"].items():
         assert gen["n_matrices"] == 3000, name
         assert sum(gen["n_by_k"]) == 3000
         assert len(gen["K"]) == len(gen["n_by_k"]) == len(gen["class_balance"]["by_k"])
         pairs = [(f, g) for f, row in gen["pairs"].items() for g in row]
-        assert pairs == agreement.pairs_of()  # the 28 pairs of the eight measures
+        assert pairs == settings.pairs_of()  # the 28 pairs of the eight measures
         for f, g in pairs:
             entry = gen["pairs"][f][g]
-            for stat in agreement.STATISTICS:
+            for stat in settings.STATISTICS:
                 assert stat in entry, (name, f, g, stat)
                 assert f"{stat}_se" in entry, (name, f, g, stat)
             assert len(entry["by_k"]["consistency"]) == len(gen["K"])

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from test_ties import cen_compare, cen_exp
 
-from experiments import binary_exhaustive as exp
 from experiments.__main__ import main as cli_main
+from experiments.binary_exhaustive import compute
 
 
 @pytest.fixture(scope="module")
 def small():
-    return exp.run(1, 14, panels=(5, 10))
+    return compute.run(1, 14, panels=(5, 10))
 
 
 def brute_matrices(s_max):
@@ -28,16 +28,16 @@ def brute_matrices(s_max):
 
 def test_counts():
     # C(s + 3, 3) matrices per total; hockey stick: sum over 1..100 = C(104, 4) - 1.
-    assert exp.count_matrices(1, 100) == comb(104, 4) - 1 == 4_598_125
-    assert exp.count_matrices(2, 100) == 4_598_125 - 4
-    assert len(brute_matrices(8)) == exp.count_matrices(1, 8)
+    assert compute.count_matrices(1, 100) == comb(104, 4) - 1 == 4_598_125
+    assert compute.count_matrices(2, 100) == 4_598_125 - 4
+    assert len(brute_matrices(8)) == compute.count_matrices(1, 8)
 
 
 def test_table_matches_brute_force_enumeration(small):
     table, summary = small
     got = sorted(map(tuple, table[["TP", "FN", "FP", "TN"]].to_numpy().tolist()))
     assert got == sorted(brute_matrices(14))
-    assert summary["n_matrices"] == len(table) == exp.count_matrices(1, 14)
+    assert summary["n_matrices"] == len(table) == compute.count_matrices(1, 14)
 
 
 def test_mcc_undefined_matches_brute_force(small):
@@ -81,7 +81,7 @@ def test_pearson_by_group_matches_per_group_corrcoef():
     group = rng.integers(0, 5, 300)
     x = rng.normal(size=300)
     y = x + rng.normal(size=300)
-    got = exp.pearson_by_group(x, y, group, 6)
+    got = compute.pearson_by_group(x, y, group, 6)
     for g in range(5):
         assert got[g] == pytest.approx(np.corrcoef(x[group == g], y[group == g])[0, 1], abs=1e-12)
     assert np.isnan(got[5])
@@ -89,13 +89,13 @@ def test_pearson_by_group_matches_per_group_corrcoef():
 
 def test_pearson_by_s_agrees_with_by_total(small):
     table, summary = small
-    per_s = exp.by_total(table).set_index("s")
+    per_s = compute.by_total(table).set_index("s")
     for s, r in summary["pearson_by_s"].items():
         assert r == pytest.approx(per_s.loc[int(s), "pearson_cen_mcc"], abs=1e-12)
 
 
 def test_figure3_maximum():
-    check = exp.figure3_check(max_ratio=60)
+    check = compute.figure3_check(max_ratio=60)
     # x* = 2/e maximizes x (1 - log2 x); the grid agrees to its spacing.
     assert check["grid_x_at_max"] == pytest.approx(2 / np.e, abs=1e-6)
     assert check["grid_cen_max"] == pytest.approx(2 / (np.e * np.log(2)), abs=1e-12)
@@ -123,8 +123,8 @@ def test_cli_writes_summary_and_figures(tmp_path):
 
 
 def test_chunks_of_totals_give_the_same_arrays(monkeypatch):
-    whole = exp.enumerate_metrics(1, 14)
-    monkeypatch.setattr(exp, "CHUNK", 100)  # about ten groups of totals
-    chunked = exp.enumerate_metrics(1, 14)
+    whole = compute.enumerate_metrics(1, 14)
+    monkeypatch.setattr(compute, "CHUNK", 100)  # about ten groups of totals
+    chunked = compute.enumerate_metrics(1, 14)
     for key in ("C", "s", "cen", "mcc", "mcc_undefined", "start"):
         assert np.array_equal(whole[key], chunked[key]), key

@@ -9,8 +9,8 @@ import pytest
 from test_ties import exact_ranks
 
 import cenmcc
-from experiments import discriminancy as exp
 from experiments.__main__ import main as cli_main
+from experiments.discriminancy import compute, settings
 from experiments.measures import mcc_counting_fills
 
 
@@ -38,14 +38,14 @@ def test_exact_counts_match_brute_force(sizes):
         "mcc": np.array(exact_ranks(M, "mcc")),
         "acc": np.array(exact_ranks(M, "accuracy")),
     }
-    row = exp.evaluate_case((sizes, 1e-9))
-    for f, g in exp.PAIRS:
+    row = compute.evaluate_case((sizes, 1e-9))
+    for f, g in settings.PAIRS:
         brute = brute_pairs(exact[f], exact[g])
         for x in "RSPQT":
             assert row[f"{x}_{f}_{g}"] == brute[x], (f, g, x)
         assert row[f"discriminancy_{f}_{g}"] == brute["P"] / brute["Q"]
         assert row[f"consistency_{f}_{g}"] == brute["R"] / (brute["R"] + brute["S"])
-    for m in exp.METRICS:
+    for m in settings.METRICS:
         assert row[f"distinct_{m}"] == len(set(exact[m].tolist()))
 
 
@@ -55,8 +55,8 @@ def test_float_eq_counts_match_brute_force():
     with pytest.warns(cenmcc.UndefinedMetricWarning, match="3 of 900"):
         mcc = cenmcc.mcc(M)
     values = {"cen": -cenmcc.cen(M), "mcc": mcc, "acc": cenmcc.accuracy(M)}
-    row = exp.evaluate_case((sizes, 1e-9))
-    for f, g in exp.PAIRS:
+    row = compute.evaluate_case((sizes, 1e-9))
+    for f, g in settings.PAIRS:
         brute = brute_pairs(values[f], values[g])
         for x in "RSPQT":
             assert row[f"{x}_{f}_{g}_float_eq"] == brute[x], (f, g, x)
@@ -72,7 +72,7 @@ def test_undefined_mcc_is_counted():
 
 @pytest.mark.parametrize("sizes", [(2, 4, 3), (1, 2, 5), (1, 1, 3)])
 def test_exact_results_do_not_depend_on_the_order_of_class_sizes(sizes):
-    rows = [exp.evaluate_case((p, 1e-9)) for p in set(itertools.permutations(sizes))]
+    rows = [compute.evaluate_case((p, 1e-9)) for p in set(itertools.permutations(sizes))]
     keys = [k for k in rows[0] if k != "sizes" and "float_eq" not in k]
     for row in rows[1:]:
         assert {k: row[k] for k in keys} == {k: rows[0][k] for k in keys}
@@ -90,9 +90,9 @@ def test_permuting_classes_maps_the_domains_onto_each_other():
 
 @pytest.mark.parametrize("n", range(3, 20))
 def test_splits_are_every_composition_into_three_parts(n):
-    ordered = exp.splits(n, n, ordered=True)
+    ordered = compute.splits(n, n, ordered=True)
     assert len(ordered) == len(set(ordered)) == comb(n - 1, 2)
-    unordered = exp.splits(n, n)
+    unordered = compute.splits(n, n)
     assert set(unordered) == {tuple(sorted(s)) for s in ordered}
     assert len(unordered) == round(n * n / 12)  # partitions of n into exactly 3 parts
 
@@ -103,7 +103,7 @@ def test_cli_writes_summary_table_and_figure(tmp_path):
     assert status == 0
     out = tmp_path / "discriminancy"
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["n_cases"] == len(exp.splits(5, 6)) == len(summary["cases"])
+    assert summary["n_cases"] == len(compute.splits(5, 6)) == len(summary["cases"])
     case_keys = {"sizes", "n_matrices", "P", "Q", "discriminancy_cen_mcc"}
     case_keys |= {"discriminancy_cen_mcc_float_eq", "consistency_cen_mcc"}
     case_keys |= {"discriminancy_cen_acc", "discriminancy_mcc_acc"}

@@ -11,6 +11,8 @@ import pytest
 
 from cenmcc.simulation import outputs, parallel
 from experiments import rerun
+from experiments.paths import REPO_ROOT
+from experiments.registry import EXPERIMENTS
 
 
 def _fail_on_three(task):
@@ -153,3 +155,22 @@ def test_rerun_line_outside_a_git_clone_has_nothing_to_compare(tmp_path):
     written.write_text("{}")
     line = rerun.rerun_line([(written, "figures/x/summary.json")], root=tmp_path)
     assert line.startswith("rerun: no committed results to compare")
+
+
+#: What every experiment package holds (experiments/__init__.py): findings only where it has any.
+ANATOMY = {"__init__", "settings", "compute", "plots", "command"}
+#: The most lines a module of experiments/ may have (issue 37).
+MAX_LINES = 600
+
+
+def test_every_experiment_is_a_package_of_settings_compute_plots_and_its_command():
+    for experiment in EXPERIMENTS:
+        package, _, last = experiment.module.rpartition(".")
+        assert last == "command", experiment.module
+        folder = REPO_ROOT.joinpath(*package.split("."))
+        assert {path.stem for path in folder.glob("*.py")} >= ANATOMY, package
+
+
+def test_no_module_of_the_experiments_is_over_600_lines():
+    for path in (REPO_ROOT / "experiments").rglob("*.py"):
+        assert len(path.read_text().splitlines()) <= MAX_LINES, path

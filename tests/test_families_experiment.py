@@ -9,7 +9,7 @@ import json
 import pytest
 
 from experiments.__main__ import main
-from experiments.families import FIGURES, FORMULAS
+from experiments.families.settings import FIGURES, FORMULAS
 from experiments.registry import BY_COMMAND
 
 #: Formula ids are referenced by paper_checks: they must stay stable.
@@ -86,7 +86,7 @@ def formulas(summary):
 
 
 def test_registered_in_the_cli_and_in_all():
-    assert BY_COMMAND["families"].module == "experiments.families"
+    assert BY_COMMAND["families"].module == "experiments.families.command"
     assert BY_COMMAND["families"].in_all
 
 

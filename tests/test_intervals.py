@@ -343,7 +343,7 @@ def test_delta_accepts_a_gradient_near_zero_in_one_cell():
 
 @pytest.mark.parametrize("balance", ["balanced", "imbalanced"])
 def test_coverage_populations_have_their_priors_and_recall(balance):
-    from experiments.coverage import IMBALANCE, population
+    from experiments.coverage.settings import IMBALANCE, population
 
     P = population(5, balance, "poor")
     assert P.sum() == pytest.approx(1)
@@ -353,7 +353,8 @@ def test_coverage_populations_have_their_priors_and_recall(balance):
 
 
 def test_coverage_cell_reports_every_method_and_measure():
-    from experiments.coverage import CLOSED_FORMS, MEASURES, METHODS, cell
+    from experiments.coverage.compute import cell
+    from experiments.coverage.settings import CLOSED_FORMS, MEASURES, METHODS
 
     rows = cell(2, 100, "balanced", "good", 60, np.random.SeedSequence(0))
     assert len(rows) == len(MEASURES) * len(METHODS) + len(CLOSED_FORMS)

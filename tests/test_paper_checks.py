@@ -253,7 +253,7 @@ def test_all_passes_its_options_to_the_experiments_that_take_them(tmp_path):
 
 
 def test_experiments_never_import_paper_checks():
-    for path in (ROOT / "experiments").glob("*.py"):
+    for path in (ROOT / "experiments").rglob("*.py"):
         assert "import paper_checks" not in path.read_text(), path
         assert "from paper_checks" not in path.read_text(), path
 

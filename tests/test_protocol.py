@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 import cenmcc
-from experiments import protocol, random_matrices
+from experiments import random_matrices
 from experiments.__main__ import main
+from experiments.protocol import command, compute, findings, settings
 from paper_checks import protocol_checks
 from paper_checks.record import evaluate
 
@@ -25,7 +26,7 @@ def draw(reading, size=400, seed=0):
 
 
 def reading(name):
-    return protocol.READINGS_BY_NAME[name]
+    return settings.READINGS_BY_NAME[name]
 
 
 def off_diagonal(stack):
@@ -35,7 +36,7 @@ def off_diagonal(stack):
 
 def test_printed_reading_matches_random_matrices():
     printed = reading("printed")
-    summary = protocol.simulate(
+    summary = compute.simulate(
         printed, N, SEED, n_resamples=99, chunk_size=1_000, jobs=1, quiet=True
     )
     config = random_matrices.Config(n_matrices=N, seed=SEED, n_resamples=99, chunk_size=1_000)
@@ -50,7 +51,7 @@ def test_printed_reading_matches_random_matrices():
     ):
         assert summary[key] == reference.summary[key], key
     # the standard errors of the printed reading are the experiment's own
-    se = protocol.standard_errors(printed, summary)
+    se = findings.standard_errors(printed, summary)
     engine = reference.summary["standard_errors"]
     for name in ("pearson_tmcc_kcen", "consistency_tmcc_kcen", "pearson_cen_mcc"):
         assert se[name] == engine[name]
@@ -159,22 +160,22 @@ def test_measure_readings():
 
 def test_consistency_tie_rules():
     pairs = {"concordant": 6, "discordant": 2, "f_only": 1, "g_only": 0, "both_tied": 1}
-    assert protocol.consistency(pairs, "excluded") == 6 / 8
-    assert protocol.consistency(pairs, "half") == 7 / 10
+    assert findings.consistency(pairs, "excluded") == 6 / 8
+    assert findings.consistency(pairs, "half") == 7 / 10
 
 
 def test_distances_on_a_made_up_summary():
-    stats = {name: t.value for name, t in protocol.TARGETS.items()} | {"pearson_cen_mcc": -0.97}
-    stats["mean_ratio"] = protocol.TARGETS["mean_ratio"].value + 0.001
+    stats = {name: t.value for name, t in settings.TARGETS.items()} | {"pearson_cen_mcc": -0.97}
+    stats["mean_ratio"] = settings.TARGETS["mean_ratio"].value + 0.001
     stats["pearson_tmcc_kcen"] = 0.995
-    se = dict.fromkeys(protocol.STATISTICS, 1e-4)
-    rows = {r["statistic"]: r for r in protocol.distances(stats, se, n=200_000)}
+    se = dict.fromkeys(settings.STATISTICS, 1e-4)
+    rows = {r["statistic"]: r for r in findings.distances(stats, se, n=200_000)}
     # the mean ratio's published SE comes from the printed interval
-    expected = 0.001 / math.hypot(1e-4, protocol.SE_MEAN_PRINTED)
+    expected = 0.001 / math.hypot(1e-4, settings.SE_MEAN_PRINTED)
     assert rows["mean_ratio"]["distance"] == pytest.approx(expected)
     assert not rows["mean_ratio"]["reproduced"]
     # an unstated published SE is the run's own at 200,000: sqrt(2) se
-    gap = 0.995 - protocol.TARGETS["pearson_tmcc_kcen"].value
+    gap = 0.995 - settings.TARGETS["pearson_tmcc_kcen"].value
     assert rows["pearson_tmcc_kcen"]["distance"] == pytest.approx(gap / (math.sqrt(2) * 1e-4))
     assert rows["sd_ratio"]["distance"] == 0
     assert rows["sd_ratio"]["reproduced"]
@@ -185,19 +186,19 @@ def test_verdict_names_the_closest():
     overview = pd.DataFrame(
         {"reading": ["a", "b"], "reproduced": [2, 6], "max_abs_distance": [40.0, 2.5]}
     )
-    closest, sentence = protocol.verdict(overview)
+    closest, sentence = findings.verdict(overview)
     assert closest["reading"] == "b"
     assert "b reproduce" in sentence
-    closest, sentence = protocol.verdict(overview.iloc[:1])
+    closest, sentence = findings.verdict(overview.iloc[:1])
     assert closest["reading"] == "a"
     assert sentence.startswith("No reading")
 
 
 def test_bad_reading_is_refused():
     with pytest.raises(ValueError, match="k_log"):
-        protocol.Reading("x", "bad", k_log="3")
+        settings.Reading("x", "bad", k_log="3")
     with pytest.raises(ValueError, match="k_scheme"):
-        protocol.Reading("x", "bad", (("k_scheme", "sorted"),))
+        settings.Reading("x", "bad", (("k_scheme", "sorted"),))
 
 
 def test_command_writes_outputs(tmp_path, capsys):
@@ -229,7 +230,7 @@ def test_command_writes_outputs(tmp_path, capsys):
     summary = json.loads((out / "summary.json").read_text())
     assert list(summary["readings"]) == ["printed", "k-log2", "k-refitted"]
     table = pd.read_csv(out / "readings.csv")
-    assert len(table) == 3 * len(protocol.STATISTICS)
+    assert len(table) == 3 * len(settings.STATISTICS)
     best = min(summary["readings"].items(), key=lambda kv: kv[1]["max_abs_distance"])
     assert summary["closest"]["reading"] == best[0]
     # k-log2 and the printed reading share matrices: same r(CEN, MCC), different mean ratio
@@ -252,12 +253,12 @@ def test_paper_checks_records_as_recorded(record):
 def test_the_figure_draws_the_stored_values_the_same_on_every_processor(tmp_path):
     from cenmcc.simulation.outputs import stored_table
 
-    se = dict.fromkeys(protocol.STATISTICS, 1e-4)
-    stats = {name: t.value for name, t in protocol.TARGETS.items()} | {"pearson_cen_mcc": -0.97}
+    se = dict.fromkeys(settings.STATISTICS, 1e-4)
+    stats = {name: t.value for name, t in settings.TARGETS.items()} | {"pearson_cen_mcc": -0.97}
     names = [f"r{i}" for i in range(12)]
-    rows = protocol.distances(stats, se, n=200_000)
+    rows = findings.distances(stats, se, n=200_000)
     table = pd.DataFrame([{"reading": name} | row for name in names for row in rows])
-    shown = table["statistic"].isin(protocol.TARGETS)
+    shown = table["statistic"].isin(settings.TARGETS)
     # distances whose 11th and 12th digits are 12: 3e-10 more stores the same 10 digits
     values = [1.23456789012, -2.34567890123, 4.56789012312, -12.3456789012]
     table.loc[shown, "distance"] = np.resize(values, shown.sum())
@@ -269,6 +270,6 @@ def test_the_figure_draws_the_stored_values_the_same_on_every_processor(tmp_path
     pdfs = []
     for i, run in enumerate((table, changed)):
         (tmp_path / str(i)).mkdir()
-        protocol.write_outputs(run, summary, tmp_path / str(i))
+        command.write_outputs(run, summary, tmp_path / str(i))
         pdfs.append((tmp_path / str(i) / "protocol.pdf").read_bytes())
     assert pdfs[0] == pdfs[1]

@@ -1,30 +1,7 @@
-"""Benchmark the metric kernels against the floor and the peers, and time the experiments.
-
-Kernels: on the same stack of random count matrices (entries uniform in [0, 999]) for each K,
-the median CPU time of several repetitions of each implementation, and its ratio to the floor
-(``np.log`` over the off-diagonal cells and one memory pass) and to its own floor, measured in
-the same run; machines are shared and noisy, ratios
-within one run are what compare. Slow peers (PyCM, scikit-learn) run on a subsample and are
-scaled, and say so. Experiments: each ``python -m experiments`` command in a fresh process, with
-its wall time and the peak resident memory of its process tree (workers included), and the
-time of the computation alone as the run's ``timing.json`` reports it (generation, metrics and
-statistics; no start-up, figures or tables). Scale (``--scale``): the random-matrix experiment
-at 2·10⁵, 2·10⁶, 2·10⁷ and 10⁸ matrices (about 10 minutes on two cores), and at 2·10⁶ (or
-each ``--scale-jobs-n``) with 1, 2, 4, ... workers up to the cores, each in a fresh process, in
-``scale.csv`` and ``scale.md``, with a digest of each run's statistics (the same for every
-number of workers).
-
-Chunks: the CPU time of one chunk of the papers' generator (draws, CEN, MCC and tMCC, the
-reduction) and of its parts against their floors, in ``chunks.csv``. Measures (with
-``--scale``): the agreement study of eight measures against CEN and MCC alone, at 2·10⁶, in
-``measures.csv``.
-
-Every run writes into a scratch directory, removed however the benchmark ends.
-"""
+"""The benchmark's measurements: the kernels, the chunks, the experiments and the scale table."""
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
@@ -33,30 +10,23 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import NullLocator
 
 import cenmcc
-from cenmcc.simulation.cli import add_output_arguments, positive_int
-from cenmcc.simulation.figures import close, subplots
-from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
 
-from . import baselines, process_usage
-from .paths import REPO_ROOT
-from .registry import BY_COMMAND, EXPERIMENTS, TIMING, Computed
-
-FLOOR = "floor: np.log over the off-diagonal cells + one memory pass"
-MEMORY_PASS = "floor: one memory pass (C.sum over each matrix)"
-COMBINED = "cenmcc: cen + mcc + accuracy"
-SHARED = "cenmcc: cen + mcc + accuracy of one Counts"
-
-#: Peers too slow for a whole stack: (label, function, subsample size).
-PEERS = (
-    ("PyCM ConfusionMatrix (public API)", "pycm", baselines.pycm_public, 100),
-    ("PyCM CEN/MCC functions", "pycm", baselines.pycm_functions, 1000),
-    ("scikit-learn matthews_corrcoef", "sklearn", baselines.sklearn_mcc, 200),
+from .. import baselines, process_usage
+from ..paths import REPO_ROOT
+from ..registry import BY_COMMAND, EXPERIMENTS, TIMING
+from .settings import (
+    COMBINED,
+    EIGHT_MEASURES,
+    FLOOR,
+    MEMORY_PASS,
+    PEERS,
+    SHARED,
+    THROUGHPUT_CHUNKS,
+    THROUGHPUT_MEASURES,
 )
 
 
@@ -222,12 +192,6 @@ def measure_experiments() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: Chunks of the papers' generator timed by :func:`measure_chunks` (10,000 matrices each).
-THROUGHPUT_CHUNKS = 20
-#: The measures of the chunk throughput (issue 20: CEN, MCC and tMCC).
-THROUGHPUT_MEASURES = ("cen", "mcc", "tmcc")
-
-
 def measure_chunks(n_chunks: int = THROUGHPUT_CHUNKS, repeats: int = 3) -> pd.DataFrame:
     """CPU time of a chunk of the papers' generator, its parts, and their floors, in this process.
 
@@ -292,11 +256,6 @@ def measure_chunks(n_chunks: int = THROUGHPUT_CHUNKS, repeats: int = 3) -> pd.Da
     table = pd.DataFrame(rows)
     table["ratio_to_chunk"] = table["ms_per_chunk"] / table["ms_per_chunk"].iloc[0]
     return table
-
-
-#: Sizes of the scale table (``--scale``), and the size of its ``--jobs`` series.
-SCALE_N = (200_000, 2_000_000, 20_000_000, 100_000_000)
-SCALE_JOBS_N = 2_000_000
 
 
 def jobs_series(cores: int) -> list[int]:
@@ -365,10 +324,6 @@ def measure_scale(
     return pd.DataFrame(rows)
 
 
-#: The measures of the eight-measure agreement study (issue 19), against CEN and MCC alone.
-EIGHT_MEASURES = "cen,mcc,cohen_kappa,accuracy,balanced_accuracy,f1_macro,f1_micro,tmcc"
-
-
 def measure_measures(n: int) -> pd.DataFrame:
     """``python -m cenmcc.simulation simulate`` with CEN and MCC, then eight measures, at ``n``.
 
@@ -403,99 +358,3 @@ def amdahl(serial_fraction: float, cores: int) -> float:
     9.14
     """
     return 1.0 / (serial_fraction + (1.0 - serial_fraction) / cores)
-
-
-def plot(kernels: pd.DataFrame):
-    """Throughput against K (log scales), one line per implementation, the floor dashed.
-
-    cenmcc's kernels are solid lines, the peers dotted squares, each in its own colour.
-    """
-    fig, ax = subplots(width=9.0, height=4.2)
-    ours = iter(plt.get_cmap("tab10").colors)
-    peers = iter(plt.get_cmap("Dark2").colors)
-    for name in dict.fromkeys(kernels["implementation"]):
-        group = kernels[kernels["implementation"] == name]
-        if name == FLOOR:
-            style = {"linestyle": "--", "color": "black", "linewidth": 2}
-        elif name.startswith("cenmcc"):
-            style = {"marker": "o", "color": next(ours)}
-        else:
-            style = {"marker": "s", "linestyle": ":", "color": next(peers)}
-        ax.plot(group["K"], group["matrices_per_second"], label=name, **style)
-    sizes = sorted(kernels["K"].unique())
-    ax.set(xscale="log", yscale="log", xlabel="number of classes K", ylabel="matrices per second")
-    ax.set_title("Throughput on one core (CPU time)")
-    ax.set_xticks(sizes, labels=[str(k) for k in sizes])
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    return fig
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--sizes", type=classes, nargs="+", default=[3, 10, 30], help="numbers of classes K"
-    )
-    parser.add_argument(
-        "--cells",
-        type=positive_int,
-        default=10_000_000,
-        help="cells per stack (100,000 matrices at K = 10)",
-    )
-    parser.add_argument("--repeats", type=positive_int, default=5, help="repetitions per timing")
-    parser.add_argument(
-        "--no-experiments", action="store_true", help="time the kernels only, not the experiments"
-    )
-    parser.add_argument(
-        "--scale",
-        action="store_true",
-        help="only the scale table: random-matrices at each --scale-n, and a --jobs series",
-    )
-    parser.add_argument(
-        "--scale-n",
-        type=positive_int,
-        nargs="+",
-        default=list(SCALE_N),
-        help="numbers of matrices of the scale table (default 2e5 2e6 2e7 1e8)",
-    )
-    parser.add_argument(
-        "--scale-jobs-n",
-        type=positive_int,
-        nargs="+",
-        default=[SCALE_JOBS_N],
-        help="numbers of matrices of the --jobs series (default 2e6); the eight-measure study"
-        " runs at the smallest",
-    )
-    add_output_arguments(parser)
-
-
-def classes(text: str) -> int:
-    """A number of classes K, at least 2."""
-    value = positive_int(text)
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"must be at least 2 classes, got {value}")
-    return value
-
-
-def _write(out: Path, name: str, table: pd.DataFrame) -> str:
-    write_table(out / f"{name}.csv", table)
-    text = markdown_table(table)
-    write_atomic(out / f"{name}.md", lambda tmp: tmp.write_text(text + "\n"))
-    return text
-
-
-def main(args: argparse.Namespace, out: Path) -> Computed:
-    """Measure what the arguments ask for and write its tables (and figure) into ``out``."""
-    if args.scale:
-        scale = measure_scale(args.scale_n, args.scale_jobs_n, jobs_series(os.cpu_count()))
-        print(_write(out, "scale", scale))
-        print(_write(out, "measures", measure_measures(min(args.scale_jobs_n))))
-        return Computed(None)
-    kernels = measure_kernels(args.sizes, args.cells, args.repeats)
-    print(_write(out, "kernels", kernels))
-    print(_write(out, "chunks", measure_chunks(repeats=args.repeats)))
-    fig = plot(kernels)
-    save_figure(fig, out / "throughput.png")
-    close(fig)
-    if not args.no_experiments:
-        print(_write(out, "experiments", measure_experiments()))
-    return Computed(None)

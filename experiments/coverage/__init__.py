@@ -1,0 +1,24 @@
+"""Coverage of the confidence intervals of :func:`cenmcc.confidence_interval`, measured.
+
+For each population of the grid (K classes; balanced classes or strongly imbalanced ones, the
+largest class 20 times the smallest; a good classifier, recall 0.9 in every class, or a poor
+one, recall 0.6, its errors spread evenly over the other classes), draw many test sets of n
+items (multinomial draws of the expected confusion matrix ``P``), compute a 95% interval of
+each measure by each method, and count the intervals that contain the population's value, the
+measure of ``P`` itself. A cell covers well if that share is near 0.95; one below 0.93 is
+flagged. An undefined interval (the measure is 0/0 on the test set) counts as a miss.
+
+The bootstrap methods use B = 999 resamples here (the library's default is 9,999): coverage
+depends little on B, the cost linearly. The default grid is reduced (277 s measured on one core
+of a shared machine); ``--full`` runs the issue's grid (K = 2, 3, 5, 10; n = 50, 200, 1,000,
+5,000), estimated at half an hour or more on one core from the time per cell, not run yet
+(``--jobs`` spreads the cells over processes).
+
+``--speed`` instead times BCa intervals of eight measures of one 10-class matrix of 10,000
+items with 10,000 resamples on one core, against resampling the labels and calling
+scikit-learn's ``matthews_corrcoef`` per resample (on fewer resamples, scaled).
+
+The modules: :mod:`.settings` (the grid and its populations), :mod:`.compute` (the run and the
+speed comparison), :mod:`.plots` (the table and the figure) and :mod:`.command`
+(``python -m experiments coverage``).
+"""

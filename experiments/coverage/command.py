@@ -1,0 +1,63 @@
+"""``python -m experiments coverage``: the command line."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from cenmcc.simulation.cli import positive_int
+from cenmcc.simulation.figures import close
+from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
+
+from ..registry import Computed
+from .compute import run, speed
+from .plots import coverage_markdown, plot
+from .settings import FLAG, FULL, REDUCED
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="the whole grid: K = 2, 3, 5, 10 and n up to 5,000 (about half an hour, one core)",
+    )
+    parser.add_argument("--jobs", type=positive_int, default=1, help="processes (default 1)")
+    parser.add_argument(
+        "--speed",
+        action="store_true",
+        help="only time BCa of 8 measures against scikit-learn (speed.csv, speed.md)",
+    )
+
+
+def main(args: argparse.Namespace, out) -> Computed:
+    """Run the grid (or the speed comparison) and write its tables and figure into ``out``."""
+    if args.speed:
+        table = speed(seed=args.seed)
+        write_table(out / "speed.csv", table)
+        write_atomic(
+            out / "speed.md",
+            lambda tmp: tmp.write_text(
+                "# BCa intervals: cenmcc against scikit-learn per resample\n\n"
+                "CPU seconds on one core, `python -m experiments coverage --speed`.\n\n"
+                + markdown_table(table, ".3g")
+                + "\n"
+            ),
+        )
+        print(markdown_table(table, ".3g"))
+        return Computed(None)
+    grid = FULL if args.full else REDUCED
+    start = time.perf_counter()
+    table, summary = run(grid, args.seed, args.jobs)
+    seconds = time.perf_counter() - start
+    command = "python -m experiments coverage" + (" --full" if args.full else "")
+    write_table(out / "coverage.csv", table)
+    text = coverage_markdown(table, command)
+    write_atomic(out / "coverage.md", lambda tmp: tmp.write_text(text))
+    fig = plot(table)
+    save_figure(fig, out / "coverage.png")
+    close(fig)
+    print(
+        f"{len(table)} cells x methods; {summary['n_flagged']} below {FLAG}: "
+        f"{summary['flagged_by_method']}; {seconds:.1f} s"
+    )
+    return Computed(summary, seconds, {"grid": grid})

@@ -1,0 +1,51 @@
+"""The coverage experiment's settings: the measures, methods and populations of its grid."""
+
+from __future__ import annotations
+
+import numpy as np
+
+MEASURES = ("mcc", "cen", "cohen_kappa", "accuracy", "balanced_accuracy", "f1_macro")
+
+
+#: Methods for every measure, and the closed forms of some.
+METHODS = ("bca", "percentile", "delta")
+
+
+CLOSED_FORMS = {"accuracy": "wilson", "cohen_kappa": "fce"}
+
+
+LEVEL = 0.95
+
+
+#: Coverage below this is flagged.
+FLAG = 0.93
+
+
+#: Resamples of the bootstrap methods in this experiment.
+RESAMPLES = 999
+
+
+#: Ratio of the largest class to the smallest in the imbalanced populations.
+IMBALANCE = 20.0
+
+
+RECALL = {"good": 0.9, "poor": 0.6}
+
+
+FULL = {"K": (2, 3, 5, 10), "n": (50, 200, 1000, 5000), "test_sets": 2000}
+
+
+REDUCED = {"K": (2, 3), "n": (50, 200, 1000), "test_sets": 2000}
+
+
+def population(K: int, balance: str, classifier: str) -> np.ndarray:
+    """The expected confusion matrix ``P`` (proportions) of a population of the grid."""
+    if balance == "balanced":
+        prior = np.full(K, 1 / K)
+    else:
+        prior = IMBALANCE ** -(np.arange(K) / (K - 1))
+        prior /= prior.sum()
+    recall = RECALL[classifier]
+    P = np.full((K, K), (1 - recall) / (K - 1))
+    np.fill_diagonal(P, recall)
+    return prior[:, None] * P
