@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 # scipy.special is imported in the functions that use it: `import cenmcc`, which a
-# simulation's workers do, loads numpy only (tests/test_random_matrices.py).
+# simulation's workers do, loads numpy only (tests/experiments/test_random_matrices.py).
 from ._marginals import Counts
 from .registry import MEASURES, Measure, measures
 

@@ -202,8 +202,8 @@ CATALOGUE: list[Metric] = [
         exact=exact.f1_of_macro_averages,
     ),
     # From Powers (2011) and Gosgens et al. (2021); float64 from the marginals, so outside the
-    # 1e-15 guarantee of tests/test_exactness.py (exact=None), checked against their exact
-    # values in tests/test_properties_audit.py.
+    # 1e-15 guarantee of tests/core/test_exactness.py (exact=None), checked against their exact
+    # values in tests/core/test_properties_audit.py.
     *(
         _count_metric(name, getattr(cenmcc, name), bounds=(-1.0, 1.0), exact=None)
         for name in ("informedness", "markedness")
@@ -229,7 +229,7 @@ CATALOGUE: list[Metric] = [
         )
         for name in ("mcc", "cen", "accuracy")
     ),
-    # measures and from_labels give the values of MEASURES' functions (tests/test_registry.py
+    # measures and from_labels give the values of MEASURES' functions (tests/core/test_registry.py
     # checks them bit for bit against those functions); here through one measure each.
     _count_metric(
         "measures[mcc]",
@@ -253,7 +253,7 @@ CATALOGUE: list[Metric] = [
 
 #: Public names that compute no value from counts, labels, scores or measures, and why.
 EXCLUDED = {
-    # Constructors of the papers' closed-form matrix families (tests/test_families.py).
+    # Constructors of the papers' closed-form matrix families (tests/core/test_families.py).
     "families",
     "b_matrix",
     "binary",
@@ -263,9 +263,9 @@ EXCLUDED = {
     "single_column",
     "swapped_pair",
     "z_a",
-    # The audit of a measure's properties (tests/test_properties_audit.py).
+    # The audit of a measure's properties (tests/core/test_properties_audit.py).
     "properties",
-    # Enumerations of every matrix of a shape (tests/test_enumeration.py).
+    # Enumerations of every matrix of a shape (tests/core/test_enumeration.py).
     "matrices_with_row_sums",
     "matrices_with_total",
     "weak_compositions",
@@ -278,13 +278,14 @@ EXCLUDED = {
     "PrecisionRecallCurve",
     "UndefinedMetricWarning",
     # Eq. (3)'s constant k(K) and its printed coefficients: a curve in the number of classes,
-    # not a measure of data (tests/test_validation.py checks its parameters).
+    # not a measure of data (tests/core/test_validation.py checks its parameters).
     "K_PAPER",
     "k_factor",
-    # The named measures: catalogued through their functions (tests/test_registry.py checks
+    # The named measures: catalogued through their functions (tests/core/test_registry.py checks
     # each against its function).
     "MEASURES",
-    # Inference about a measure: intervals of any measure, not measures (tests/test_intervals.py).
+    # Inference about a measure: intervals of any measure, not measures
+    # (tests/core/test_intervals.py).
     "confidence_interval",
     "compare_classifiers",
 }

@@ -11,7 +11,7 @@ import pytest
 
 from cenmcc.simulation.parallel import ParallelError, map_tasks
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def leave(task):
@@ -40,6 +40,7 @@ map_tasks(work, range(4), jobs=2, quiet=True)
 """
 
 
+@pytest.mark.slow
 def test_loky_workers_exit_within_seconds_of_losing_their_parent():
     """SIGKILL of the main process (what the out-of-memory killer does) ends its workers and
     their resource tracker."""

@@ -1,6 +1,7 @@
 """Bad input gets a clear error; undefined values get one warning per call; huge counts are fine.
 
-The checks that apply to every metric are in test_common.py, driven by tests/catalogue.py."""
+The checks that apply to every metric are in tests/core/test_common.py, driven by
+tests/catalogue.py."""
 
 import warnings
 

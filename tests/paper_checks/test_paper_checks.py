@@ -41,7 +41,7 @@ from paper_checks.record import (
 from paper_checks.registry import REGISTRY, check_registry
 from paper_checks.tutorial import _dollar, _r_not_equal
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("record", REGISTRY, ids=[r.id for r in REGISTRY])

@@ -209,6 +209,7 @@ def test_a_command_never_replaces_what_no_run_wrote(tmp_path, capsys, kind):
     assert _snapshot(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_an_empty_directory_or_a_marked_run_is_replaced(tmp_path):
     (tmp_path / "binary").mkdir()
     for _ in range(2):  # empty, then the first run's
@@ -418,6 +419,7 @@ def test_timings_are_kept_out_of_git():
     assert ignored.returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["loky", "threading", "dask"])
 def test_every_backend_gives_the_same_discriminancy_sweep(backend):
     kwargs = {"order_check_max_n": 6, "quiet": True}

@@ -34,7 +34,7 @@ from paper_checks.record import (
     printed,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "figures"
 
 

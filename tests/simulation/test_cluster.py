@@ -20,7 +20,7 @@ import pytest
 
 from cenmcc.simulation import ParallelError, Simulation, run
 
-pytestmark = pytest.mark.cluster
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]  # starts dask clusters
 
 #: Seconds a cluster has to start, or a failing run to fail: a guard, not a timing.
 GUARD = 60

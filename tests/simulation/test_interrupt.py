@@ -19,6 +19,9 @@ import pytest
 from cenmcc.simulation.outputs import MARKER, staged_directory
 from experiments.paths import REPO_ROOT
 
+#: starts commands in subprocesses and signals them
+pytestmark = pytest.mark.slow
+
 PREVIOUS = {"summary.json": b'{"run": "previous"}\n', "discriminancy.png": b"\x89PNG previous"}
 COMMAND = ["-m", "experiments", "discriminancy", "--n-max", "30", "--jobs", "2", "--quiet"]
 RERUN = [sys.executable, *COMMAND[:3], "--n-max", "9", "--order-check-max-n", "5", "--quiet"]

@@ -100,6 +100,7 @@ def test_jobs_series_doubles_up_to_the_cores():
     assert compute.jobs_series(12) == [1, 2, 4, 8, 12]
 
 
+@pytest.mark.slow
 def test_scale_table_runs_each_size_and_each_jobs_count_in_a_fresh_process():
     table = compute.measure_scale([300], [400], [1, 2], extra=("--resamples", "40"))
     assert table[["series", "n", "jobs"]].to_dict("records") == [
@@ -163,6 +164,7 @@ def test_chunk_table_times_the_chunk_and_its_floors():
     np.testing.assert_allclose(table["matrices_per_second"], 10_000 / table["ms_per_chunk"] * 1e3)
 
 
+@pytest.mark.slow
 def test_measures_table_compares_eight_measures_with_two(tmp_path):
     table = compute.measure_measures(3000)
     assert table["pairs"].tolist() == [1, 28]

@@ -9,6 +9,9 @@ from experiments.__main__ import main as cli_main
 from experiments.agreement import settings
 from experiments.registry import BY_COMMAND
 
+#: its fixture runs the agreement study (tens of seconds)
+pytestmark = pytest.mark.slow
+
 #: Small and fast, with several chunks per generator so that the schedule could matter.
 SMALL = ["--n", "3000", "--chunk-size", "500", "--seed", "4", "--quiet"]
 

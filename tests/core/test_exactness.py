@@ -18,6 +18,9 @@ from hypothesis import strategies as st
 
 import cenmcc
 
+#: thousands of matrices against exact arithmetic in Python integers
+pytestmark = pytest.mark.slow
+
 TOLERANCE = exact.TOLERANCE
 EXACT = [metric for metric in having(COUNTS) if metric.exact is not None]
 

@@ -171,6 +171,7 @@ def test_results_do_not_depend_on_workers_or_backend(small_run):
         assert json.dumps(small_run.summary) == json.dumps(other.summary)
 
 
+@pytest.mark.slow
 @pytest.mark.cluster
 def test_dask_cluster_gives_the_loky_results(small_run):
     other, _ = rm.run(SMALL, jobs=2, backend="dask", quiet=True, keep_table=True)
@@ -317,13 +318,14 @@ print(sorted({m for ms in joblib.Parallel(n_jobs=2)(joblib.delayed(loaded)(i) fo
 """
 
 
+@pytest.mark.slow
 def test_the_workers_import_numpy_and_cenmcc_only():
     """A chunk needs numpy and cenmcc only (no pandas, matplotlib or scipy): small workers."""
     import subprocess
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
         [sys.executable, "-c", WORKER_IMPORTS],
         cwd=root,

@@ -123,14 +123,17 @@ def one_vs_rest_disagreements(n_cases: int, seed: int) -> dict[str, float]:
 # cases in four have ties.
 
 
+@pytest.mark.slow
 def test_log_loss_agrees_with_scikit_learn():
     assert log_loss_disagreement(n_cases=2000, seed=1) <= TOL
 
 
+@pytest.mark.slow
 def test_hand_till_agrees_with_scikit_learn_ovo():
     assert hand_till_disagreement(n_cases=400, seed=2) <= TOL
 
 
+@pytest.mark.slow
 def test_one_vs_rest_agrees_with_scikit_learn():
     worst = one_vs_rest_disagreements(n_cases=500, seed=3)
     assert max(worst.values()) <= TOL, worst

@@ -1,8 +1,9 @@
 """The sympy proof machinery of experiments.families_symbolic: sound, and proving what it says.
 
-The proofs themselves run in ``tests/test_families_experiment.py`` (through the CLI); here the
-primitives are shown not to prove false identities, and the sympy transcriptions of the printed
-formulas are shown to be the ones :mod:`cenmcc.families` implements.
+The proofs themselves run in ``tests/experiments/test_families_experiment.py`` (through the
+CLI); here the primitives are shown not to prove false identities, and the sympy
+transcriptions of the printed formulas are shown to be the ones :mod:`cenmcc.families`
+implements.
 """
 
 import numpy as np

@@ -12,6 +12,9 @@ from experiments.__main__ import main
 from experiments.families.settings import FIGURES, FORMULAS
 from experiments.registry import BY_COMMAND
 
+#: its fixture runs the families experiment with its proofs
+pytestmark = pytest.mark.slow
+
 #: Formula ids are referenced by paper_checks: they must stay stable.
 IDS = {
     "zA-acc",

@@ -23,7 +23,10 @@ from experiments.registry import EXPERIMENTS
 from paper_checks import freshness, report, summaries
 from paper_checks.registry import REGISTRY
 
-ROOT = Path(__file__).resolve().parent.parent
+#: reruns every experiment at the papers' scale (minutes)
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
