@@ -59,14 +59,6 @@ GROUP = "K"
 #: Rows of a derived column computed at once (:meth:`ColumnStore.add`): 32 MiB of float64.
 BLOCK_ROWS = 2**22
 
-#: Bytes a run's store holds on disk per matrix (fewer than 2**31 matrices): K (int16), then
-#: per measure its value (float64) and, once counted, its ranks overall (int32, with their
-#: rows, int32, where they are split into bands), within its K (int32) and, for a tolerance,
-#: its chained groups (int32). Measured unsplit, with the order by K (int32) that the store
-#: then held too and no tolerance: 38 bytes a matrix for 2 measures, 134 for 8.
-STORE_BYTES = 2
-STORE_BYTES_PER_MEASURE = 8 + 4 + 4 + 4 + 4
-
 #: From this many matrices a pair's counts are split into several tasks (:func:`splits`).
 SPLIT_FROM = 1_000_000
 
