@@ -11,6 +11,12 @@ values that are then almost in order.
 
 :func:`cenmcc.tie_groups` and :func:`cenmcc.pair_counts` (exact ties) and the pair counts of a
 simulation (:mod:`cenmcc.simulation.pairs`) rank through here.
+
+Kept against the libraries because it is measured faster: the minimal ranks of 2·10⁷ distinct
+floats took 37 s here, 58 s (1.6 times) by one ``np.argsort(kind="stable")`` and 81 s (2.2
+times) by ``scipy.stats.rankdata(method="min")``; of 2·10⁷ floats of 10⁴ values, 23 s against
+53 s and 61 s (two cores shared by many processes, load 11; the same ranks each way).
+``rankdata`` also makes every rank NaN where one value is, where these give each NaN its own.
 """
 
 from __future__ import annotations

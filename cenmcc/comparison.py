@@ -287,6 +287,10 @@ def _fenwick_discordant():
     equal x; about 15 times faster than :func:`_count_inversions` at 4·10⁶ objects. It is
     private to scipy, so it is looked up, and :func:`_count_inversions` (the same count in
     vectorized NumPy) takes over where it is absent.
+
+    No public scipy function returns this integer count: ``scipy.stats.kendalltau`` returns
+    τ_b, a float, and sorts the objects again (on 2·10⁶ correlated ranks, 7.3 to 8.0 s against
+    2.4 to 4.2 s for :func:`counts_from_ranks`, which counts every pair exactly).
     """
     try:
         from scipy.stats._stats import _kendall_dis

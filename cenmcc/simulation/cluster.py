@@ -32,8 +32,8 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 
-from .parallel import ParallelError, _TaskError, check_picklable, run_task
 from .signals import signals_deferred
+from .tasks import ParallelError, TaskError, check_picklable, run_task
 
 #: Seconds to wait for the scheduler to answer, for workers to appear, or for a check to end.
 TIMEOUT = 20.0
@@ -84,7 +84,7 @@ def _submitted(client, function: bytes, tasks, cloudpickle, as_completed) -> Ite
         for future in queue:
             if future.status == "error":
                 error = future.exception()
-                if isinstance(error, _TaskError):
+                if isinstance(error, TaskError):
                     raise error
                 raise ParallelError(
                     f"task {future.key.rsplit('-', 1)[1]} of {len(tasks)} failed on the cluster "
@@ -114,7 +114,7 @@ def _run_bytes(function: bytes, index: int, task: bytes):
     try:
         func, task = cloudpickle.loads(function), cloudpickle.loads(task)
     except Exception as err:
-        raise _TaskError(
+        raise TaskError(
             index, f"the worker cannot read the task ({type(err).__name__}: {err})"
         ) from None
     return run_task(func, index, task)

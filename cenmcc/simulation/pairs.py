@@ -59,14 +59,6 @@ GROUP = "K"
 #: Rows of a derived column computed at once (:meth:`ColumnStore.add`): 32 MiB of float64.
 BLOCK_ROWS = 2**22
 
-#: Bytes a run's store holds on disk per matrix (fewer than 2**31 matrices): K (int16), then
-#: per measure its value (float64) and, once counted, its ranks overall (int32, with their
-#: rows, int32, where they are split into bands), within its K (int32) and, for a tolerance,
-#: its chained groups (int32). Measured unsplit, with the order by K (int32) that the store
-#: then held too and no tolerance: 38 bytes a matrix for 2 measures, 134 for 8.
-STORE_BYTES = 2
-STORE_BYTES_PER_MEASURE = 8 + 4 + 4 + 4 + 4
-
 #: From this many matrices a pair's counts are split into several tasks (:func:`splits`).
 SPLIT_FROM = 1_000_000
 
@@ -160,7 +152,7 @@ class ColumnStore:
             directory, self._lock = _locked_directory()
         self.directory = Path(directory)
         self.dtypes: dict[str, np.dtype] = {}
-        self._files: dict[str, tuple[int, int]] = {}  # name -> (file descriptor, header bytes)
+        self._offsets: dict[str, int] = {}  # column -> bytes before its values (the header)
         # column -> the ranks made of it ("overall", "grouped") -> how many band files hold
         # its overall ranks (1 for its ranks within K, which are one file per K)
         self.ranked: dict[str, dict[str, int]] = {}
@@ -172,24 +164,39 @@ class ColumnStore:
         return self.directory / f"{name}.npy"
 
     def write(self, start: int, columns: dict[str, np.ndarray]) -> None:
-        """Write ``columns[name]`` at rows ``start, start + 1, ...`` of each column."""
+        """Write ``columns[name]`` at rows ``start, start + 1, ...`` of each column.
+
+        Only those rows are mapped (:class:`numpy.memmap`), and unmapped at once, so the
+        values written never count in this process's resident memory. Writing the 2·10⁶ rows
+        of K and three measures in chunks of 10⁴ takes 0.5 s so (0.08 s with ``os.pwrite``
+        of the raw bytes, which this replaces: 0.3% of that run's 150 s).
+        """
         for name, values in columns.items():
             self.ranked.pop(name, None)
-            values = np.ascontiguousarray(values)
-            fd, offset = self._open(name, values.dtype)
-            _write_all(fd, memoryview(values).cast("B"), offset + start * values.itemsize)
+            values = np.asarray(values)
+            offset = self._offset(name, values.dtype)
+            if values.size:
+                rows = np.memmap(
+                    self.path(name),
+                    self.dtypes[name],
+                    "r+",
+                    offset + start * values.itemsize,
+                    values.shape,
+                )
+                rows[:] = values
+                del rows
 
-    def _open(self, name: str, dtype: np.dtype) -> tuple[int, int]:
-        if name not in self._files:
-            header = _npy_header(dtype, self.n)
-            fd = os.open(self.path(name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.write(fd, header)
-            os.ftruncate(fd, len(header) + self.n * np.dtype(dtype).itemsize)
-            self._files[name] = (fd, len(header))
-            self.dtypes[name] = np.dtype(dtype)
+    def _offset(self, name: str, dtype: np.dtype) -> int:
+        """The header's bytes of column ``name``, whose ``.npy`` file is made at its first
+        values (:func:`numpy.lib.format.open_memmap`)."""
+        if name not in self._offsets:
+            column = np.lib.format.open_memmap(self.path(name), "w+", dtype, (self.n,))
+            self._offsets[name] = column.offset
+            self.dtypes[name] = column.dtype
+            del column
         elif np.dtype(dtype) != self.dtypes[name]:
             raise TypeError(f"column {name!r} is {self.dtypes[name]}, got values of {dtype}")
-        return self._files[name]
+        return self._offsets[name]
 
     def add(self, name: str, values) -> None:
         """A whole column (a value derived from the others, say): an array of :attr:`n`
@@ -212,10 +219,8 @@ class ColumnStore:
         self.flush()
 
     def flush(self) -> None:
-        """Close the files being written (they stay readable)."""
-        for fd, _ in self._files.values():
-            os.close(fd)
-        self._files.clear()
+        """End the writing of the columns written so far: a later write makes them anew."""
+        self._offsets.clear()
 
     def read(self, name: str, rows: slice | None = None) -> np.ndarray:
         """A column, memory-mapped read-only; or only its ``rows`` (a slice of consecutive
@@ -244,30 +249,6 @@ class ColumnStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def _write_all(fd: int, data: memoryview, offset: int) -> None:
-    """Write all of ``data`` at ``offset``: one ``pwrite`` writes at most about 2 GiB on
-    Linux, and may write less than it is given."""
-    while data:
-        written = os.pwrite(fd, data, offset)
-        data, offset = data[written:], offset + written
-
-
-def _npy_header(dtype: np.dtype, n: int) -> bytes:
-    """The header of a ``.npy`` file of ``n`` values of ``dtype`` (NumPy's format 1.0)."""
-    import io
-
-    buffer = io.BytesIO()
-    np.lib.format.write_array_header_1_0(
-        buffer,
-        {
-            "descr": np.lib.format.dtype_to_descr(np.dtype(dtype)),
-            "fortran_order": False,
-            "shape": (n,),
-        },
-    )
-    return buffer.getvalue()
 
 
 class TieRule(NamedTuple):

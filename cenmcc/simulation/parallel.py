@@ -21,12 +21,13 @@ import signal
 import sys
 import threading
 import time
-import traceback
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 
 import numpy as np
+
+from .tasks import ParallelError, TaskError, check_picklable, run_task
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -41,10 +42,6 @@ def chunk_sizes(n: int, chunk: int) -> list[int]:
     if n < 0 or chunk < 1:
         raise ValueError(f"need n >= 0 and chunk >= 1, got n={n}, chunk={chunk}")
     return [min(chunk, n - start) for start in range(0, n, chunk)]
-
-
-class ParallelError(RuntimeError):
-    """A task failed, its worker died, or the cluster cannot run it; the message says which."""
 
 
 class Progress:
@@ -215,7 +212,7 @@ def iter_tasks(
                 if meter is not None:
                     meter.seconds += cpu
                 yield index, result
-        except _TaskError as err:
+        except TaskError as err:
             error = ParallelError(f"{desc}: task {err.index} of {len(tasks)} failed ({err})")
             if err.trace:
                 error.add_note(f"where the task failed:\n{err.trace}")
@@ -246,21 +243,6 @@ def _joblib_results(func, tasks, jobs, backend, stack) -> Iterator[tuple[int, ob
     # workers), whether the run ends, fails, is interrupted or is closed early.
     stack.callback(_close, results)
     return results
-
-
-def check_picklable(func: Callable, tasks: Sequence) -> None:
-    """Raise ParallelError, naming what fails, if ``func`` or a task cannot be pickled."""
-    import cloudpickle
-
-    for what, obj in (("the task function", func), *(("a task", t) for t in tasks)):
-        try:
-            cloudpickle.dumps(obj)
-        except Exception as err:
-            raise ParallelError(
-                f"{what} cannot be pickled to be sent to the workers ({type(err).__name__}: "
-                f"{err}); everything a task carries (a generator, measure or study, and what "
-                "they hold) must be picklable: no open files, locks or connections"
-            ) from err
 
 
 @contextmanager
@@ -300,59 +282,3 @@ def _cause(err: Exception) -> str:
     if "SIGKILL" in text or "-9" in text:
         text += "; SIGKILL is what the kernel's out-of-memory killer sends"
     return text
-
-
-class _TaskError(Exception):
-    """A task raised; carries its index (results arrive as they finish) and the traceback."""
-
-    def __init__(self, index: int, message: str, trace: str = ""):
-        super().__init__(index, message, trace)
-        self.index, self.trace = index, trace
-
-    def __str__(self) -> str:
-        return self.args[1]
-
-
-def run_task(func: Callable, index: int, task, parent: int | None = None):
-    """Run one task where it was sent, returning ``(index, result, CPU seconds it took)``.
-
-    Any error, ``SystemExit`` and ``KeyboardInterrupt`` raised by the task included, is
-    tagged with the task's index, its notes (the context that the engine adds to a user's
-    error: which measure failed on which chunk) leading its message. In a worker process
-    whose parent is ``parent`` (this run's main process), a watchdog makes the worker exit if
-    the parent dies.
-    """
-    if parent is not None and os.getpid() != parent and os.getppid() == parent:
-        _watch_parent(parent)
-    start = time.thread_time()
-    try:
-        return index, func(task), time.thread_time() - start
-    except (Exception, SystemExit, KeyboardInterrupt) as err:
-        kind = type(err).__name__
-        detail = f"{kind}: {err}" if str(err) else kind
-        if not isinstance(err, Exception):
-            detail += " raised inside the task (a task must return or raise an error)"
-        detail = ": ".join([*reversed(getattr(err, "__notes__", [])), detail])
-        raise _TaskError(index, detail, traceback.format_exc()) from None
-
-
-#: Seconds between two checks that a worker's parent is alive.
-WATCH_SECONDS = 0.5
-
-
-def _watch_parent(parent: int) -> None:
-    """Once per process: exit at once when ``parent`` dies (this worker is then re-parented)."""
-    global _watching
-    if _watching:
-        return
-    _watching = True
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(WATCH_SECONDS)
-        os._exit(1)  # nobody is left to take the results
-
-    threading.Thread(target=watch, name="cenmcc-parent-watch", daemon=True).start()
-
-
-_watching = False

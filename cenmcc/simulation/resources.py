@@ -1,8 +1,8 @@
 """Memory and disk a computation may use: what this machine has, checked before any work.
 
 A simulation keeps per matrix only what its exact pair counts need (:mod:`.pairs`): in the
-temporary directory, :data:`~cenmcc.simulation.pairs.STORE_BYTES` and
-:data:`~cenmcc.simulation.pairs.STORE_BYTES_PER_MEASURE` for each measure; in a worker ranking
+temporary directory, :data:`STORE_BYTES` and
+:data:`STORE_BYTES_PER_MEASURE` for each measure; in a worker ranking
 a column or counting a pair, :data:`PAIR_COUNT_BYTES` of working memory. Its main process holds
 the plan (:data:`PLAN_BYTES_PER_CHUNK` a chunk) and the states of the jackknife, whose size a
 study states (its ``footprint``). :func:`require_simulation`, which
@@ -23,6 +23,15 @@ from .cli import number
 #: arrays): measured at 2·10⁷, 34 bytes to rank and 35 to 44 to count (about 48 where the
 #: first column ties, with the sort keys), rounded up.
 PAIR_COUNT_BYTES = 56
+
+#: Bytes a run's column store (:class:`~cenmcc.simulation.pairs.ColumnStore`) holds on disk
+#: per matrix (fewer than 2**31 matrices): K (int16), then per measure its value (float64)
+#: and, once counted, its ranks overall (int32, with their rows, int32, where they are split
+#: into bands), within its K (int32) and, for a tolerance, its chained groups (int32).
+#: Measured unsplit, with the order by K (int32) that the store then held too and no
+#: tolerance: 38 bytes a matrix for 2 measures, 134 for 8.
+STORE_BYTES = 2
+STORE_BYTES_PER_MEASURE = 8 + 4 + 4 + 4 + 4
 
 #: Memory the plan of a run takes in the main process per chunk (its ``Chunk``, the chunk's
 #: two ``SeedSequence`` objects, its place in a batch), held until the run ends: measured with
@@ -146,8 +155,6 @@ def moments_bytes(keys: int, columns: int) -> int:
 def store_bytes(sim) -> int:
     """Bytes of a run's per-matrix values: K and each measure, and the values its studies add
     for their own pair counts (a study's ``pair_columns``)."""
-    from .pairs import STORE_BYTES, STORE_BYTES_PER_MEASURE
-
     added = sum(getattr(study, "pair_columns", 0) for study in sim.studies)
     columns = len(sim.resolved_measures) + added
     return sim.n_matrices * (STORE_BYTES + STORE_BYTES_PER_MEASURE * columns)

@@ -12,19 +12,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 import cenmcc
 
 PACKAGE = Path(cenmcc.__file__).parent
-
-#: Circles known today, each as its modules in order; only these may remain.
-EXPECTED = {
-    # issue 37: to be removed
-    ("cenmcc.simulation.cluster", "cenmcc.simulation.parallel"),
-    # issue 37: to be removed
-    ("cenmcc.simulation.pairs", "cenmcc.simulation.resources"),
-}
 
 
 def modules() -> dict[str, Path]:
@@ -130,9 +120,5 @@ def test_cycles_are_found_and_shown():
 
 def test_cenmcc_has_no_import_circle():
     edges = graph()
-    found = set(cycles(edges))
-    new = sorted(found - EXPECTED)
-    assert not new, "import circles in cenmcc: " + "; ".join(path_around(c, edges) for c in new)
-    gone = EXPECTED - found
-    if gone:
-        pytest.fail(f"remove the mended circles {sorted(gone)} from EXPECTED")
+    found = cycles(edges)
+    assert not found, "import circles in cenmcc: " + "; ".join(path_around(c, edges) for c in found)
