@@ -8,7 +8,7 @@ import cenmcc
 from cenmcc.simulation.figures import PAGE, style, subplots
 from cenmcc.simulation.outputs import markdown_table
 
-from .settings import FLAG, LEVEL, MEASURES, RESAMPLES
+from .settings import CLOSED_FORMS, FLAG, LEVEL, MEASURES, METHODS, RESAMPLES
 
 
 def coverage_markdown(table: pd.DataFrame, command: str) -> str:
@@ -42,17 +42,31 @@ def coverage_markdown(table: pd.DataFrame, command: str) -> str:
     )
 
 
+#: Every method of the table, each with its own colour and marker in every panel.
+ALL_METHODS = (*METHODS, *CLOSED_FORMS.values())
+MARKERS = ("o", "s", "^", "D", "v")
+
+
 def plot(table: pd.DataFrame):
     """Coverage against n, one panel per measure, one marker per method."""
     with style():
         fig, axes = subplots(2, 3, width=PAGE / 3, height=2.2, sharex=True, sharey=True)
         for ax, name in zip(axes.ravel(), MEASURES, strict=True):
             sub = table[table["measure"] == name]
-            for i, (method, part) in enumerate(sub.groupby("method")):
+            for method, part in sub.groupby("method"):
+                i = ALL_METHODS.index(method)  # one colour and offset per method in every panel
                 jitter = 1 + 0.06 * (i - 2)
-                ax.plot(part["n"] * jitter, part["coverage"], "o", ms=2, alpha=0.6, label=method)
+                ax.plot(
+                    part["n"] * jitter,
+                    part["coverage"],
+                    MARKERS[i],
+                    color=f"C{i}",
+                    ms=2.5,
+                    alpha=0.6,
+                    label=method,
+                )
             ax.axhline(LEVEL, color="0.3", lw=0.8)
-            ax.axhline(FLAG, color="C3", lw=0.8, ls="--")
+            ax.axhline(FLAG, color="C7", lw=0.8, ls="--")
             ax.set(xscale="log", title=cenmcc.MEASURES[name].label)
         for ax in axes[1]:
             ax.set_xlabel("test set size n")
