@@ -24,6 +24,8 @@ import math
 import re
 from pathlib import Path
 
+from experiments.registry import EXPERIMENTS
+
 from .record import RECORDED_ATOL, RECORDED_RTOL
 
 #: Top-level summary keys left out of the comparison, and why: they change from machine to
@@ -36,11 +38,12 @@ VOLATILE = {
 
 #: Files the experiments write but git ignores (see .gitignore): never committed.
 UNTRACKED = ("*_table.csv", "*_table.csv.gz", "*.npz", "timing.json")
-#: Directories under figures/ that ``python -m experiments all`` does not write: the
-#: benchmark's tables and figure (``python -m experiments benchmark``) are timings of the
-#: machine they ran on, not results a rerun could reproduce; the standard-error validations
-#: (``python -m cenmcc.simulation validate``, 60 runs each, minutes) are rerun by hand.
-NOT_RESULTS = ("benchmark", "papers-uniform-validation", "papers-balanced-validation")
+#: Directories under figures/ that ``python -m experiments all`` does not write: those of the
+#: commands it leaves out (the benchmark's timings of the machine they ran on; the coverage
+#: and property audits, minutes each), and the standard-error validations (``python -m
+#: cenmcc.simulation validate``, 60 runs each, ``*-validation``), which are rerun by hand.
+NOT_RESULTS = tuple(e.folder for e in EXPERIMENTS if not e.in_all)
+VALIDATIONS = "*-validation"
 #: Files compared as text (numbers as numbers).
 TEXT = (".csv", ".md")
 
@@ -55,6 +58,7 @@ def output_files(directory: Path) -> set[str]:
         for p in directory.glob("*/*")
         if p.is_file()
         and p.parent.name not in NOT_RESULTS
+        and not fnmatch.fnmatch(p.parent.name, VALIDATIONS)
         and not any(fnmatch.fnmatch(p.name, u) for u in UNTRACKED)
     }
 
