@@ -11,6 +11,7 @@ import numpy as np
 
 import cenmcc
 from cenmcc.simulation import PaperGenerator
+from experiments.misprints import eq3_first_line_preprint
 
 from ..random_matrices import PRINTED, Config
 
@@ -127,13 +128,9 @@ class CenInBase:
 
 
 def tmcc_preprint(C: np.ndarray) -> np.ndarray:
-    """tMCC from the preprint's first line of Eq. (3).
-
-    ``(1 - MCC)(1 + log_{2N-2}(Σ_ij C_ij / N))(1 - 1/N)``.
-    """
-    K = C.shape[-1]
-    log_term = np.log(C.sum(axis=(-2, -1), dtype=np.float64) / K) / math.log(2.0 * K - 2.0)
-    return (1.0 - cenmcc.mcc(C)) * (1.0 + log_term) * (1.0 - 1.0 / K)
+    """tMCC from the preprint's first line of Eq. (3): its one transcription,
+    :func:`experiments.misprints.eq3_first_line_preprint`."""
+    return eq3_first_line_preprint(C)
 
 
 def reading_measures(eq3: str, cen_base: str) -> tuple:
