@@ -62,9 +62,9 @@ within about a second (exit status 130 or 143), leaving the previous outputs as 
 
 ALL_DESCRIPTION = """Run every experiment at the papers' settings, in order (random-matrices,
 protocol, discriminancy, binary, families, agreement), then the paper checks, which write
-paper_checks/REPORT.md, paper_checks/results.json and the results section of README.md (with
---out, DIR/paper_checks/ and no README). A little over a minute on two cores. The options below are
-passed on to the experiments that take them."""
+paper_checks/REPORT.md, paper_checks/results.json, the results section of README.md and
+figures/README.md (with --out, DIR/paper_checks/ and neither README). A little over a minute on
+two cores. The options below are passed on to the experiments that take them."""
 
 #: Options of ``all`` passed on to the experiments that take them.
 PASSED_ON = ("seed", "jobs", "backend", "scheduler")
@@ -261,13 +261,14 @@ def written_files(steps, out: Path | None) -> list[tuple[Path, str]]:
 
     With ``--out``, ``<out>/<folder>/<name>`` stands for ``figures/<folder>/<name>`` and
     ``<out>/paper_checks/<name>`` for ``paper_checks/<name>``; without it, every file is its own
-    counterpart, the README included.
+    counterpart, the two READMEs included.
     """
     report = out / "paper_checks" if out else REPO_ROOT / "paper_checks"
     names = ["REPORT.md", "results.json"]
     pairs = [(report / name, f"paper_checks/{name}") for name in names]
     if out is None:
         pairs.append((REPO_ROOT / "README.md", "README.md"))
+        pairs.append((FIGURES / "README.md", "figures/README.md"))
     for step, _ in steps:
         folder = destination(step)
         pairs += [

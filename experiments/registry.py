@@ -2,10 +2,11 @@
 
 ``python -m experiments`` builds its commands and ``all`` from :data:`EXPERIMENTS`, the
 benchmark times them from it, and paper_checks reads it to know where each summary is, what it
-must hold, and which figures the README shows. A new experiment is a package laid out as the
-others (:mod:`experiments`), whose ``command`` module has ``add_arguments(parser)`` (its own
-options only) and ``main(args, out) -> Computed`` (and optionally ``check_arguments(parser,
-args)``), and one entry here, naming the shared options it takes (:attr:`Experiment.options`).
+must hold, and which figures the gallery (figures/README.md) shows. A new experiment is a
+package laid out as the others (:mod:`experiments`), whose ``command`` module has
+``add_arguments(parser)`` (its own options only) and ``main(args, out) -> Computed`` (and
+optionally ``check_arguments(parser, args)``), and one entry here, naming the shared options it
+takes (:attr:`Experiment.options`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from types import ModuleType
 
 @dataclass(frozen=True)
 class Figure:
-    """A figure an experiment writes, shown in the README's gallery.
+    """A figure an experiment writes, shown in the gallery (figures/README.md).
 
     Attributes
     ----------
@@ -57,7 +58,7 @@ class Experiment:
         Top-level keys its ``summary.json`` must hold (paper_checks refuses a summary without
         them); empty for a command without a summary.
     figures : tuple of Figure
-        Its figures in the README's gallery, in order.
+        Its figures in the gallery (figures/README.md), in order.
     options : tuple of str
         The shared option groups it takes after its own, in the order of its ``--help``:
         ``seed`` (``--seed``), ``parallel`` (``--jobs``, ``--backend``, ``--scheduler``) and
@@ -124,7 +125,7 @@ class Computed:
     details: dict = field(default_factory=dict)
 
 
-#: Every command, in the order ``all`` runs them and the README shows their figures (the
+#: Every command, in the order ``all`` runs them and the gallery shows their figures (the
 #: papers' order).
 EXPERIMENTS = (
     Experiment(

@@ -1,5 +1,5 @@
-"""``python -m paper_checks``: check every claim, write REPORT.md, results.json and the README's
-results section, all from one run.
+"""``python -m paper_checks``: check every claim, write REPORT.md, results.json, the README's
+results section and figures/README.md, all from one run.
 
 Exit status 0 when every verdict is the expected one (the recorded one, or "not checkable" where
 an optional program a record requires is absent); 1 otherwise (the differing records are
@@ -33,8 +33,8 @@ DESCRIPTION = """Check every numeric and analytic claim of the five sources (the
 Jurman et al., Grandini et al.'s white paper, a blog tutorial and a blog post on the MCC)
 against what cenmcc and the experiments compute, with a verdict for each: reproduced, differs
 or not checkable. Writes paper_checks/REPORT.md (every claim, its source, tolerance and why it
-holds or not), paper_checks/results.json and the results section of README.md, all from the
-same run."""
+holds or not), paper_checks/results.json, the results section of README.md and the figure
+gallery figures/README.md, all from the same run."""
 
 EPILOG = """The experiments' outputs must be there already (python -m experiments all writes
 them all, then runs this); a missing one is named with the command that writes it, and

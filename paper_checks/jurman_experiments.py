@@ -55,9 +55,9 @@ from .summaries import load_summary, load_table
 
 # The output folder of each experiment (experiments.registry).
 RANDOM = "random_matrices"
-#: The random-matrix study rerun over 60 independent seeds (seeds 1 to 60; README, "Honest
-#: standard errors"): committed, written by ``python -m cenmcc.simulation validate``, not by
-#: ``python -m experiments all``.
+#: The random-matrix study rerun over 60 independent seeds (seeds 1 to 60), which checks the
+#: standard errors of ``cenmcc.simulation``: committed, written by ``python -m cenmcc.simulation
+#: validate``, not by ``python -m experiments all``.
 VALIDATION = "papers-uniform-validation"
 #: Statistics of the random-matrix summary, by their names in the validation.
 VALIDATED = {

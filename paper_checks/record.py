@@ -239,7 +239,7 @@ class Record:
     measured : float or tuple of float or None
         The measured value there (None for ``not checkable``).
     reason : str
-        For ``differs``: why, in one line (the README lists it).
+        For ``differs``: why, in one line (REPORT.md shows it).
     note : str
         Anything else a reader needs: how it is computed, a proof, and for ``not checkable``
         what is missing.

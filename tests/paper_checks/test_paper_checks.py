@@ -198,6 +198,7 @@ def test_readme_report_results_and_registry_agree():
     assert report.results_text(outcomes) == report.RESULTS.read_text()
     current = report.readme_current((ROOT / "README.md").read_text())
     assert current == report.readme_section(outcomes), "run `python -m paper_checks`"
+    assert report.GALLERY.read_text() == report.gallery_page(), "run `python -m paper_checks`"
 
 
 def test_the_readme_section_is_replaced_alone_and_shows_the_run(tmp_path):
@@ -365,19 +366,35 @@ def test_freshness_reports_missing_extra_and_changed_files(tmp_path):
     ]
 
 
-def test_the_readme_gallery_shows_every_committed_figure():
+def test_the_gallery_shows_every_committed_figure_under_its_command():
     # Every figure of an experiment; the benchmark's are in the README's performance section.
     committed = {
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / "figures").glob("*/*.png")
         if p.parent.name != "benchmark"
     }
-    declared = {(e.command, f"figures/{e.folder}/{f.file}") for e in EXPERIMENTS for f in e.figures}
-    assert committed == {path for _, path in declared}
-    section = "\n".join(report.gallery_section())
-    for command, path in declared:
-        assert f"(`python -m experiments {command}`)" in section
-        assert f"]({path})" in section
+    declared = {(e.command, e.folder, f) for e in EXPERIMENTS for f in e.figures}
+    assert committed == {f"figures/{folder}/{f.file}" for _, folder, f in declared}
+    page, run = report.gallery_page(), "python -m experiments"
+    for command, folder, figure in declared:
+        # its section: the title, the command that writes it, the image
+        assert (
+            f"## {figure.title}\n\n`python -m experiments {command}`: {figure.caption}\n\n"
+            f"![{figure.title}]({folder}/{figure.file})"
+        ) in page
+        row = next(line for line in page.splitlines() if line.startswith(f"| `{run} {command}`"))
+        assert f"[{figure.title}](#{report._anchor(figure.title)})" in row
+        assert (report.GALLERY.parent / folder / figure.file).is_file()
+    assert "](figures/README.md)" in "\n".join(report.gallery_section())
+
+
+def test_gallery_anchors_are_githubs():
+    assert report._anchor("Figure 3: CEN and MCC of [[T, F], [F, T]]") == (
+        "figure-3-cen-and-mcc-of-t-f-f-t"
+    )
+    assert report._anchor("The constant k of Eq. (3) per number of classes") == (
+        "the-constant-k-of-eq-3-per-number-of-classes"
+    )
 
 
 def test_report_shows_each_tolerance_and_why(tmp_path):

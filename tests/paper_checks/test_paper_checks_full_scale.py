@@ -8,8 +8,8 @@ each in its own interpreter as a user would type it, writes into a temporary fig
   verdict (the per-record tests in test_paper_checks.py read the committed ones);
 - the committed outputs under ``figures/`` are the fresh ones (paper_checks.freshness: every
   value but the timings), so a stale committed summary, table or figure list fails here;
-- the README's figure gallery lists exactly the figures the experiments write, each under the
-  command that writes it.
+- the figure gallery (figures/README.md) lists exactly the figures the experiments write, each
+  under the command that writes it.
 """
 
 import subprocess
