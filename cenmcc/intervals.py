@@ -176,12 +176,13 @@ def confidence_interval(
     ``"micro_mcc"`` (:mod:`cenmcc._gradients`), central differences of relative step ``6e-6``
     otherwise; the normal interval ``theta +/- z se``, for the MCC
     ``tanh(atanh(r) +/- z se / (1 - r^2))``. Itaya, Tamura, Hayashi & Yamamoto (2024, arXiv
-    2405.12622; *Statistics in Medicine* 44:e10303) derive the asymptotic normality of the
-    binary MCC and report that Fisher's z interval covers better than the untransformed one;
-    Tamura et al. (2025, arXiv 2503.06450) give delta-method intervals for the macro- and
-    micro-averaged MCCs. We could read only their abstracts: the variances here are the delta
-    method's, derived by us and checked against numerical gradients and simulation, not
-    against their printed equations. The micro MCC is ``(K acc - 1) / (K - 1)``; its
+    2405.12622; *Statistics in Medicine*, doi:10.1002/sim.10303) give asymptotic intervals for
+    the binary MCC and paired differences of MCCs (a third-party summary of the paper says
+    their simulations favour Fisher's z over the untransformed interval); Tamura et al. (2025,
+    arXiv 2503.06450) give delta-method intervals for macro- and micro-averaged MCCs. We could
+    read only their abstracts: the variances here are the multinomial delta method's, derived
+    by us and checked against numerical gradients and simulation, not against their printed
+    equations. The micro MCC is ``(K acc - 1) / (K - 1)``; its
     ``"wilson"`` interval is the accuracy's, mapped through that line.
     Closed forms: :func:`wilson_interval`, :func:`kappa_standard_error`. Delta and closed
     forms are clipped to the measure's bounds; their ``standard_error`` is the asymptotic one
