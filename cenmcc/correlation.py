@@ -235,8 +235,9 @@ def macro_mcc(m: Counts, *, zero_division: float = 0.0) -> np.ndarray:
 
     Notes
     -----
-    Macro-averaging as Sokolova & Lapalme (2009, *Inf. Process. Manag.* 45:427, Table 3) define
-    it for precision and recall: the measure of each one-vs-rest 2 x 2 table, then their mean;
+    Macro-averaging as Sokolova & Lapalme (2009, *Inf. Process. Manag.* 45:427,
+    doi:10.1016/j.ipm.2009.03.002) define it for the multi-class precision and recall (we did
+    not check the table's number): the measure of each one-vs-rest 2 x 2 table, then their mean;
     here of the binary MCC (Matthews 1975). scikit-learn's ``matthews_corrcoef`` of the labels
     binarised for class k gives each term (the tests check it). Tamura, Itaya, Hayashi &
     Yamamoto (2025, arXiv 2503.06450) propose a macro-averaged MCC and its inference; we could
@@ -271,7 +272,7 @@ def micro_mcc(m: Counts) -> np.ndarray:
 
     Notes
     -----
-    Micro-averaging as Sokolova & Lapalme (2009, Table 3) define it: the one-vs-rest tables are
+    Micro-averaging as Sokolova & Lapalme (2009) define it: the one-vs-rest tables are
     summed, ``TP = c``, ``FN = FP = s - c``, ``TN = (K - 2) s + c``, and the binary MCC
     (Matthews 1975) taken of the sum. Its four margins are ``s``, ``s``, ``(K - 1) s`` and
     ``(K - 1) s``, so ``(TP TN - FP FN) / sqrt(...) = (K c - s) / ((K - 1) s)``: an affine
