@@ -9,9 +9,9 @@ sums. Two functions equal on the simplex ``sum pi = 1`` have gradients that diff
 of the vector of ones, which the variance ignores: any such form gives the same variance.
 
 The derivations are ours (the product and chain rules); the tests check each against the
-numerical central differences of :func:`cenmcc.intervals.gradient` and the variance against
-the spread of simulated test sets. Where the measure is 0/0 the gradient is NaN (the interval
-of such a matrix is NaN anyway).
+numerical central differences of :func:`cenmcc.intervals.gradient`, the binary MCC's variance
+against the spread of simulated test sets, and the intervals' coverage by simulation. Where
+the measure is 0/0 the gradient is NaN (the interval of such a matrix is NaN anyway).
 """
 
 from __future__ import annotations
