@@ -45,7 +45,14 @@ from .comparison import (
     tie_groups,
 )
 from .confusion import confusion_matrix
-from .correlation import cohen_kappa, correlation_distance, expected_accuracy, mcc
+from .correlation import (
+    cohen_kappa,
+    correlation_distance,
+    expected_accuracy,
+    macro_mcc,
+    mcc,
+    micro_mcc,
+)
 from .entropy import cen, cen_per_class, mcen
 from .enumeration import matrices_with_row_sums, matrices_with_total, weak_compositions
 from .exceptions import UndefinedMetricWarning
@@ -113,12 +120,14 @@ __all__ = [
     "informedness",
     "k_factor",
     "log_loss",
+    "macro_mcc",
     "markedness",
     "matrices_with_row_sums",
     "matrices_with_total",
     "mcc",
     "mcen",
     "measures",
+    "micro_mcc",
     "one_vs_rest_pr_curves",
     "pair_counts",
     "precision",

@@ -1,8 +1,10 @@
-"""Chance-corrected agreement: multi-class MCC (Gorodkin's R_K) and Cohen's kappa.
+"""Chance-corrected agreement: multi-class MCC (Gorodkin's R_K), its averages, Cohen's kappa.
 
-Both are built from the same four numbers of a confusion matrix (Grandini et al. 2020, Sec. 5):
+All are built from the same four numbers of a confusion matrix (Grandini et al. 2020, Sec. 5):
 ``c`` the trace, ``s`` the total, ``t_k`` the row sums (true classes) and ``p_k`` the column sums
-(predicted classes). They share the numerator ``c s - sum_k p_k t_k``.
+(predicted classes). The MCC and kappa share the numerator ``c s - sum_k p_k t_k``; the macro-
+and micro-averaged MCCs are MCCs of the K one-vs-rest 2 x 2 tables of class k (``C_kk``
+true positives, ``t_k - C_kk`` false negatives, ``p_k - C_kk`` false positives).
 """
 
 from __future__ import annotations
@@ -190,3 +192,99 @@ def correlation_distance(m: Counts, *, zero_division: float = 0.0) -> np.ndarray
     """
     values, undefined = mcc.definition.compute(m, zero_division=zero_division)
     return np.arccos(np.clip(values, -1.0, 1.0)) / np.pi, undefined
+
+
+def one_vs_rest_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, np.ndarray]:
+    """The binary MCC of each class against the rest ``(..., K)`` and where it is 0/0.
+
+    ``(s C_kk - t_k p_k) / sqrt(t_k (s - t_k) p_k (s - p_k))``: the MCC of the 2 x 2 table of
+    class k, 0/0 where class k is never true, always true, never predicted or always predicted.
+    In float64 from the shares of the total (``C_kk / s``, ``t_k / s``, ...), so that scaling
+    the counts changes nothing; ``s - t_k`` is summed over the other classes (no cancellation:
+    0 exactly where the other classes are empty); clipped to [-1, 1] against rounding (a
+    perfect class is 1 exactly).
+    """
+    s = np.asarray(m.total, dtype=np.float64)[..., None]
+    t, p = np.asarray(m.true, dtype=np.float64), np.asarray(m.pred, dtype=np.float64)
+    others = 1.0 - np.eye(m.n_classes)
+    rest_t, rest_p = t @ others, p @ others  # s - t_k and s - p_k
+    numerator = np.asarray(m.diag, dtype=np.float64) / s - (t / s) * (p / s)
+    den = (t / s) * (rest_t / s) * (p / s) * (rest_p / s)
+    values, undefined = divide(numerator, np.sqrt(den), zero_division)
+    return np.clip(values, -1.0, 1.0, out=values), undefined
+
+
+@count_metric("MCC of a class against the rest", label="macro MCC", bounds=(-1.0, 1.0))
+def macro_mcc(m: Counts, *, zero_division: float = 0.0) -> np.ndarray:
+    """Macro-averaged MCC: the mean over the K classes of each class's MCC against the rest.
+
+    Parameters
+    ----------
+    C : array_like, shape (..., K, K)
+        Confusion matrices, rows = true class, columns = predicted class.
+    zero_division : float, default 0.0
+        The MCC of a class whose one-vs-rest MCC is 0/0 (the class is never, or always, true or
+        predicted), as :func:`mcc`'s; each such class is counted in one
+        ``UndefinedMetricWarning``.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``(1/K) sum_k (s C_kk - t_k p_k) / sqrt(t_k (s - t_k) p_k (s - p_k))``, in [-1, 1];
+        1 is perfect classification.
+
+    Notes
+    -----
+    Macro-averaging as Sokolova & Lapalme (2009, *Inf. Process. Manag.* 45:427,
+    doi:10.1016/j.ipm.2009.03.002) define it for the multi-class precision and recall (we did
+    not check the table's number): the measure of each one-vs-rest 2 x 2 table, then their mean;
+    here of the binary MCC (Matthews 1975). scikit-learn's ``matthews_corrcoef`` of the labels
+    binarised for class k gives each term (the tests check it). Tamura, Itaya, Hayashi &
+    Yamamoto (2025, arXiv 2503.06450) propose a macro-averaged MCC and its inference; we could
+    not read their definition, so it is not checked against theirs. For K = 2 both classes
+    have the binary MCC, so the macro MCC is :func:`mcc`. In float64 from the marginals.
+
+    Examples
+    --------
+    >>> round(float(macro_mcc([[20, 5], [10, 15]])), 3)  # the binary MCC
+    0.408
+    >>> round(float(macro_mcc([[5, 1, 0], [2, 6, 1], [0, 1, 7]])), 4)
+    0.676
+    """
+    values, undefined = one_vs_rest_mcc(m, zero_division)
+    return np.einsum("...k->...", values) / m.n_classes, undefined
+
+
+@count_metric(label="micro MCC", bounds=(-1.0, 1.0))
+def micro_mcc(m: Counts) -> np.ndarray:
+    """Micro-averaged MCC: the binary MCC of the K one-vs-rest 2 x 2 tables summed.
+
+    Parameters
+    ----------
+    C : array_like, shape (..., K, K)
+        Confusion matrices, rows = true class, columns = predicted class.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``(K c / s - 1) / (K - 1)``, in [-1/(K - 1), 1]; 1 is perfect classification, 0 the
+        accuracy ``1/K`` of a uniform guess. Never undefined.
+
+    Notes
+    -----
+    Micro-averaging as Sokolova & Lapalme (2009) define it: the one-vs-rest tables are
+    summed, ``TP = c``, ``FN = FP = s - c``, ``TN = (K - 2) s + c``, and the binary MCC
+    (Matthews 1975) taken of the sum. Its four margins are ``s``, ``s``, ``(K - 1) s`` and
+    ``(K - 1) s``, so ``(TP TN - FP FN) / sqrt(...) = (K c - s) / ((K - 1) s)``: an affine
+    function of the accuracy (our algebra; the tests check it against scikit-learn's
+    ``matthews_corrcoef`` of the pooled binarised labels). Tamura et al. (2025, arXiv
+    2503.06450) propose a micro-averaged MCC; we could not read their definition, so it is not
+    checked against theirs.
+
+    Examples
+    --------
+    >>> round(float(micro_mcc([[5, 1, 0], [2, 6, 1], [0, 1, 7]])), 4)  # accuracy 18/23
+    0.6739
+    """
+    K = m.n_classes
+    return (K * (m.correct / m.total) - 1) / (K - 1), None

@@ -38,6 +38,8 @@ import numpy as np
 
 # scipy.special is imported in the functions that use it: `import cenmcc`, which a
 # simulation's workers do, loads numpy only (tests/experiments/test_random_matrices.py).
+from . import fscore
+from ._gradients import GRADIENTS
 from ._marginals import Counts
 from .registry import MEASURES, Measure, measures
 
@@ -45,8 +47,14 @@ from .registry import MEASURES, Measure, measures
 METHODS = ("bca", "percentile", "delta", "wilson", "fce")
 BOOTSTRAP = ("bca", "percentile")
 
-#: The measures that are the proportion of items on the diagonal, for Wilson's interval.
-PROPORTIONS = ("accuracy", "f1_micro", "precision_micro", "recall_micro")
+#: The measures that are the proportion of items on the diagonal, for Wilson's interval, and
+#: the micro-averaged MCC, an increasing affine function of it.
+PROPORTIONS = ("accuracy", "f1_micro", "precision_micro", "recall_micro", "micro_mcc")
+
+#: The per-class measures with Wilson's interval, shape (..., K): the axis their trials are
+#: summed over (recall: ``C_kk`` of the ``t_k`` items of class k; precision: of the ``p_k``
+#: items predicted as k).
+PER_CLASS = {"recall": -1, "precision": -2}
 
 #: Cells (resamples x K^2) drawn and evaluated at once: a few tens of MB of temporaries.
 CHUNK_CELLS = 2_000_000
@@ -118,15 +126,20 @@ def confidence_interval(
     measure : str, Measure, callable, or a sequence of them
         A name of :data:`cenmcc.MEASURES`, a :class:`cenmcc.Measure`, or a function of counts
         (a cenmcc function is matched to its entry of :data:`cenmcc.MEASURES`). A sequence
-        gives a dict of results by name, from the same resamples.
+        gives a dict of results by name, from the same resamples. ``"recall"`` or
+        ``"precision"`` (or :func:`cenmcc.recall`, :func:`cenmcc.precision`), alone and with
+        ``method="wilson"``: the interval of every class, arrays of shape ``(..., K)``.
     level : float, default 0.95
         The confidence level, in (0, 1).
     method : {"bca", "percentile", "delta", "wilson", "fce"}, default "bca"
         ``"bca"``, ``"percentile"``: bootstrap over the items (any measure).
-        ``"delta"``: the delta method with numerical gradients (any measure with a gradient in
-        the cell proportions); for the MCC on Fisher's z scale.
-        ``"wilson"``: Wilson's score interval (accuracy and the micro averages).
+        ``"delta"``: the delta method (any measure with a gradient in the cell proportions;
+        written out for the MCC and its macro and micro averages, numerical otherwise); for
+        the MCC on Fisher's z scale.
+        ``"wilson"``: Wilson's score interval (accuracy, the micro averages, the micro MCC, and
+        per class the recall and precision).
         ``"fce"``: the large-sample variance of Cohen's kappa of Fleiss, Cohen & Everitt.
+        A closed form asked for a measure it is not written for is an error.
     n_resamples : int, default 9999
         Bootstrap resamples per matrix.
     random_state : None, int, or numpy.random.Generator
@@ -135,14 +148,16 @@ def confidence_interval(
     Returns
     -------
     IntervalResult, or dict of str to IntervalResult
-        One per measure; arrays of shape (...), 0-d for one matrix.
+        One per measure; arrays of shape (...), 0-d for one matrix; (..., K) for per-class
+        recall or precision.
 
     Raises
     ------
     ValueError
         A level outside (0, 1), an unknown method, fewer than 2 resamples or too few for the
         level, counts that are not whole numbers, a matrix of fewer than 2 items for BCa, a
-        closed form asked for another measure, a measure with no gradient for ``"delta"``.
+        closed form asked for another measure, a measure with no gradient for ``"delta"``,
+        per-class recall or precision asked for with another method than ``"wilson"``.
     TypeError
         A measure that is neither a name, a Measure nor a callable.
 
@@ -157,15 +172,21 @@ def confidence_interval(
     conventions of :func:`scipy.stats.bootstrap`, which the tests check against.
 
     Delta: ``se^2 = (sum_c p_c g_c^2 - (sum_c p_c g_c)^2) / n`` with ``g`` the gradient of the
-    measure in the proportions ``p`` (central differences of relative step ``6e-6``); the
-    normal interval ``theta +/- z se``, for the MCC ``tanh(atanh(r) +/- z se / (1 - r^2))``
-    (Fisher's z, the method Itaya et al. 2024 recommend for the binary MCC; its variance here
-    is the numerical delta method, not their written closed form, which we did not check).
+    measure in the proportions ``p``: written out for ``"mcc"``, ``"macro_mcc"`` and
+    ``"micro_mcc"`` (:mod:`cenmcc._gradients`), central differences of relative step ``6e-6``
+    otherwise; the normal interval ``theta +/- z se``, for the MCC
+    ``tanh(atanh(r) +/- z se / (1 - r^2))``. Itaya, Tamura, Hayashi & Yamamoto (2024, arXiv
+    2405.12622; *Statistics in Medicine*, doi:10.1002/sim.10303) give asymptotic intervals for
+    the binary MCC and paired differences of MCCs (a third-party summary of the paper says
+    their simulations favour Fisher's z over the untransformed interval); Tamura et al. (2025,
+    arXiv 2503.06450) give delta-method intervals for macro- and micro-averaged MCCs. We could
+    read only their abstracts: the variances here are the multinomial delta method's, derived
+    by us and checked against numerical gradients and simulation, not against their printed
+    equations. The micro MCC is ``(K acc - 1) / (K - 1)``; its
+    ``"wilson"`` interval is the accuracy's, mapped through that line.
     Closed forms: :func:`wilson_interval`, :func:`kappa_standard_error`. Delta and closed
     forms are clipped to the measure's bounds; their ``standard_error`` is the asymptotic one
-    (Wald's ``sqrt(p (1 - p) / n)`` for Wilson). Tamura et al. (2025) treat macro- and
-    micro-averaged binary MCCs, which are not measures of cenmcc; the multi-class MCC here is
-    Gorodkin's R_K, served by the delta method.
+    (Wald's ``sqrt(p (1 - p) / n)`` for Wilson).
 
     Examples
     --------
@@ -174,12 +195,21 @@ def confidence_interval(
     >>> r = confidence_interval(C, "mcc", method="delta")
     >>> r.undefined.tolist(), np.round(r.confidence_interval.low, 3).tolist()
     ([False, True], [0.511, nan])
+
+    The recall of each class, with Wilson's interval:
+
+    >>> r = confidence_interval([[40, 10], [5, 45]], "recall", method="wilson")
+    >>> low, high = r.confidence_interval
+    >>> np.round(low, 3).tolist(), np.round(high, 3).tolist()
+    ([0.67, 0.786], [0.888, 0.957])
     """
     level = check_level(level)
-    chosen, single = resolve(measure)
-    C, stack_shape = whole_counts(counts)
     if not isinstance(method, str) or method not in METHODS:
         raise ValueError(f"unknown method {method!r}; the methods are {list(METHODS)}")
+    if per_class_name(measure):
+        return per_class_wilson(counts, per_class_name(measure), level, method)
+    chosen, single = resolve(measure)
+    C, stack_shape = whole_counts(counts)
     for m in chosen:
         check_closed_form(method, m)
     if method in BOOTSTRAP:
@@ -209,6 +239,47 @@ def confidence_interval(
             n_resamples if method in BOOTSTRAP else 0,
         )
     return results[chosen[0].name] if single else results
+
+
+def per_class_name(measure) -> str | None:
+    """``"recall"`` or ``"precision"`` where ``measure`` is that name or function, else None."""
+    for name in PER_CLASS:
+        if (isinstance(measure, str) and measure == name) or measure is getattr(fscore, name):
+            return name
+    return None
+
+
+def per_class_wilson(counts, name: str, level: float, method: str) -> IntervalResult:
+    """Wilson's interval of the recall or precision of every class: arrays ``(..., K)``.
+
+    Class k's recall is ``C_kk`` successes of ``t_k`` trials, its precision ``C_kk`` of ``p_k``;
+    where there are no trials the class is undefined (NaN, ``undefined`` True).
+    """
+    if method != "wilson":
+        raise ValueError(
+            f"per-class {name!r} has Wilson's interval only (method='wilson'), not {method!r}; "
+            f"its averages ('{name}_macro', ...) have every method"
+        )
+    C, stack_shape = whole_counts(counts)
+    successes = np.diagonal(C, axis1=-2, axis2=-1)
+    trials = C.sum(axis=PER_CLASS[name])
+    undefined = trials == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = wilson_interval(successes, trials, level)
+        fields = [successes / trials, low, high, np.sqrt(successes * (trials - successes))]
+        fields[3] /= trials**1.5  # Wald's sqrt(r (1 - r) / t)
+    shape = (*stack_shape, C.shape[-1])
+    fields = [np.where(undefined, np.nan, x).reshape(shape) for x in fields]
+    return IntervalResult(
+        fields[0],
+        ConfidenceInterval(fields[1], fields[2]),
+        fields[3],
+        np.zeros(shape, dtype=np.int64),
+        undefined.reshape(shape),
+        method,
+        level,
+        0,
+    )
 
 
 def check_level(level) -> float:
@@ -441,11 +512,14 @@ def quantiles(sorted_rows: np.ndarray, q: np.ndarray) -> np.ndarray:
 def gradient(C: np.ndarray, m: Measure) -> np.ndarray:
     """The gradient ``(M, cells)`` of ``m`` in the cell proportions of each matrix of ``C``.
 
-    Central differences of relative step :data:`STEP`; an empty cell, whose proportion has no
-    variance, gets 0. Raises ValueError where the one-sided differences of a cell disagree
-    (a kink) or are not finite: the measure has no gradient there.
+    Written out for the MCCs of :data:`cenmcc._gradients.GRADIENTS` (NaN where the measure is
+    0/0); otherwise central differences of relative step :data:`STEP`, where an empty cell,
+    whose proportion has no variance, gets 0. Raises ValueError where the one-sided differences
+    of a cell disagree (a kink) or are not finite: the measure has no gradient there.
     """
     M = C.shape[0]
+    if m.name in GRADIENTS and MEASURES.get(m.name) is m:
+        return GRADIENTS[m.name](C).reshape(M, -1)
     p = C.reshape(M, -1) / C.reshape(M, -1).sum(axis=1, keepdims=True)
     cells = p.shape[1]
     h = STEP * p
@@ -487,8 +561,12 @@ def analytic(C, m: Measure, theta, level, method):
     n = C.reshape(M, -1).sum(axis=1)
     z = ndtri((1 + level) / 2)
     if method == "wilson":
-        low, high = wilson_interval(np.trace(C, axis1=-2, axis2=-1), n, level)
-        se = np.sqrt(theta * (1 - theta) / n)
+        correct = np.trace(C, axis1=-2, axis2=-1)
+        low, high = wilson_interval(correct, n, level)
+        se = np.sqrt(correct * (n - correct) / n**3)
+        if m.name == "micro_mcc":  # (K accuracy - 1) / (K - 1), increasing in the accuracy
+            K = C.shape[-1]
+            low, high, se = (K * low - 1) / (K - 1), (K * high - 1) / (K - 1), K * se / (K - 1)
     else:
         if method == "fce":
             se = kappa_standard_error(C)

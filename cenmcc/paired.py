@@ -127,7 +127,11 @@ def compare_classifiers(
     (percentile or BCa, same resamples, same ``z0`` and acceleration) one of whose ends is 0:
     for the percentile method twice the smaller share of resampled differences on one side of
     0 (ties count half); never below ``2 / (B + 1)``, the smallest that ``B`` resamples
-    resolve. Delta: ``2 Phi(-|d| / se)``.
+    resolve. Delta: ``2 Phi(-|d| / se)``, the gradients of the MCC and its macro and micro
+    averages written out (:mod:`cenmcc._gradients`): the paired differences of the binary MCC
+    that Itaya et al. (2024, arXiv 2405.12622) and of the macro- and micro-averaged MCCs that
+    Tamura et al. (2025, arXiv 2503.06450) treat, by our derivation, not checked against their
+    printed variances (we could read only their abstracts).
     McNemar (1947): ``(n_ab - n_ba)^2 / (n_ab + n_ba)`` against chi-square with 1 degree of
     freedom, ``n_ab`` the items a classifies right and b wrong; its interval is the delta
     method's, the Wald interval of paired proportions

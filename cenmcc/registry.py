@@ -36,7 +36,7 @@ from ._undefined import warn_undefined
 from ._validation import real_array
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted
 from .confusion import confusion_matrix
-from .correlation import cohen_kappa, correlation_distance, mcc
+from .correlation import cohen_kappa, correlation_distance, macro_mcc, mcc, micro_mcc
 from .entropy import cen, mcen
 from .exceptions import UndefinedMetricWarning
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
@@ -77,6 +77,8 @@ MEASURES: Mapping[str, Measure] = types.MappingProxyType(
             symmetric_balanced_accuracy.measure,
             correlation_distance.measure,
             mcen.measure,
+            macro_mcc.measure,
+            micro_mcc.measure,
         )
     }
 )

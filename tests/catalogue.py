@@ -161,6 +161,20 @@ CATALOGUE: list[Metric] = [
         )
         for name in ("mcc", "cohen_kappa")
     ),
+    # The averages of the one-vs-rest binary MCCs. The macro MCC is float64 from the marginals,
+    # outside the 1e-15 guarantee (exact=None), checked against its exact value in
+    # tests/core/test_oracles.py.
+    _count_metric(
+        "macro_mcc",
+        cenmcc.macro_mcc,
+        symmetric=True,
+        bounds=(-1.0, 1.0),
+        zero_division=True,
+        exact=None,
+    ),
+    _count_metric(
+        "micro_mcc", cenmcc.micro_mcc, symmetric=True, bounds=(-1.0, 1.0), exact=exact.micro_mcc
+    ),
     _count_metric(
         "expected_accuracy",
         cenmcc.expected_accuracy,

@@ -126,6 +126,28 @@ def mcc(F) -> Decimal:
         return decimal_of(num) / (decimal_of(vp) * decimal_of(vt)).sqrt()
 
 
+def macro_mcc(F) -> Decimal:
+    """The mean of the binary MCCs of each class against the rest (0/0 counts 0)."""
+    s, _, t, p = sums(F)
+    with decimal.localcontext(prec=PRECISION):
+        total = Decimal(0)
+        for k in range(len(F)):
+            den = t[k] * (s - t[k]) * p[k] * (s - p[k])
+            if den:
+                total += decimal_of(s * F[k][k] - t[k] * p[k]) / decimal_of(den).sqrt()
+        return total / len(F)
+
+
+def micro_mcc(F) -> Decimal:
+    """The binary MCC of the summed one-vs-rest tables, from its four cells."""
+    s, c, _, _ = sums(F)
+    K = len(F)
+    tp, fn, tn = c, s - c, (K - 2) * s + c
+    with decimal.localcontext(prec=PRECISION):
+        den = decimal_of((tp + fn) * (tp + fn) * (tn + fn) * (tn + fn)).sqrt()
+        return decimal_of(tp * tn - fn * fn) / den
+
+
 def cohen_kappa(F) -> Fraction:
     s, c, t, p = sums(F)
     chance = sum(a * b for a, b in zip(t, p, strict=True))

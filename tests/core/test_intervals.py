@@ -5,7 +5,8 @@ import pytest
 from scipy import stats
 
 import cenmcc
-from cenmcc.intervals import kappa_standard_error, wilson_interval
+from cenmcc._gradients import GRADIENTS
+from cenmcc.intervals import delta_variance, gradient, kappa_standard_error, wilson_interval
 
 C3 = np.array([[40, 5, 5], [4, 38, 8], [2, 6, 42]])
 
@@ -193,6 +194,127 @@ def test_undefined_matrix_has_no_interval():
         assert np.isfinite(r.confidence_interval.high[0])
 
 
+# --- the MCCs' written-out delta method, and per-class Wilson intervals ------------------------
+
+BINARY = [np.array([[30, 10], [5, 55]]), np.array([[7, 3], [20, 470]]), np.array([[1, 4], [2, 93]])]
+
+
+@pytest.mark.parametrize("name", list(GRADIENTS))
+@pytest.mark.parametrize("C", [*BINARY, *MATRICES], ids=lambda C: f"K={C.shape[0]}")
+def test_written_gradients_give_the_numerical_delta_variance(name, C):
+    """The written-out gradient and central differences give one variance (they may differ by
+    a multiple of the ones vector, which the multinomial covariance ignores)."""
+    numerical = cenmcc.Measure(name, cenmcc.MEASURES[name].function, True)  # not the registered one
+    p = (C / C.sum()).ravel()[None]
+    written = delta_variance(p, gradient(C[None], cenmcc.MEASURES[name]), C.sum())
+    expected = delta_variance(p, gradient(C[None], numerical), C.sum())
+    assert written == pytest.approx(expected, rel=1e-6)
+
+
+def binary_population(prevalence, sensitivity, specificity):
+    P = [
+        [prevalence * sensitivity, prevalence * (1 - sensitivity)],
+        [(1 - prevalence) * (1 - specificity), (1 - prevalence) * specificity],
+    ]
+    return np.array(P)
+
+
+@pytest.mark.parametrize(
+    ("prevalence", "sensitivity", "specificity"), [(0.5, 0.8, 0.8), (0.1, 0.7, 0.95)]
+)
+def test_binary_mcc_standard_error_is_the_spread_of_simulated_test_sets(
+    prevalence, sensitivity, specificity
+):
+    """The delta method's standard error at the population's proportions against the standard
+    deviation of the MCC over 20,000 test sets of 2,000 items (its own relative error 0.5%)."""
+    P, n = binary_population(prevalence, sensitivity, specificity), 2000
+    draws = np.random.default_rng(3).multinomial(n, P.ravel(), size=20_000).reshape(-1, 2, 2)
+    se = np.sqrt(delta_variance(P.ravel(), GRADIENTS["mcc"](P).ravel(), n))
+    assert se == pytest.approx(cenmcc.mcc(draws).std(ddof=1), rel=0.03)
+
+
+@pytest.mark.parametrize(
+    ("P", "n", "name", "method"),
+    [
+        (binary_population(0.5, 0.8, 0.8), 200, "mcc", "delta"),
+        (binary_population(0.2, 0.8, 0.9), 500, "mcc", "delta"),
+        (binary_population(0.1, 0.7, 0.95), 1000, "mcc", "delta"),
+        (population(), 300, "macro_mcc", "delta"),
+        (population(5), 1000, "macro_mcc", "delta"),
+        (population(), 300, "micro_mcc", "delta"),
+        (population(), 300, "micro_mcc", "wilson"),
+    ],
+    ids=lambda x: x if isinstance(x, str | int) else "",
+)
+def test_coverage_of_the_mccs_closed_forms(P, n, name, method):
+    """Over 2,000 test sets, the share of 95% intervals holding the population's value."""
+    K = P.shape[0]
+    draws = np.random.default_rng(4).multinomial(n, P.ravel(), size=2000).reshape(-1, K, K)
+    r = cenmcc.confidence_interval(draws, name, method=method)
+    truth = float(cenmcc.measures(P, [name])[name])
+    covered = (r.confidence_interval.low <= truth) & (truth <= r.confidence_interval.high)
+    assert not r.undefined.any()
+    assert abs(covered.mean() - 0.95) < 4 * np.sqrt(0.95 * 0.05 / covered.size)  # 4 x 0.0049
+
+
+@pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
+def test_micro_mcc_intervals_are_the_accuracys_mapped(C):
+    K = C.shape[0]
+    for method in ("wilson", "delta"):
+        micro = cenmcc.confidence_interval(C, "micro_mcc", method=method)
+        accuracy = cenmcc.confidence_interval(C, "accuracy", method=method)
+        mapped = [(K * x - 1) / (K - 1) for x in accuracy.confidence_interval]
+        assert list(micro.confidence_interval) == pytest.approx(mapped, rel=1e-9)
+        assert micro.standard_error == pytest.approx(K / (K - 1) * accuracy.standard_error)
+
+
+def test_binary_macro_mcc_is_the_mcc_and_its_delta_interval_without_fisher_z():
+    C = BINARY[0]
+    macro = cenmcc.confidence_interval(C, "macro_mcc", method="delta")
+    mcc = cenmcc.confidence_interval(C, "mcc", method="delta")
+    assert macro.statistic == pytest.approx(mcc.statistic)
+    assert macro.standard_error == pytest.approx(mcc.standard_error, rel=1e-12)
+    z = stats.norm.ppf(0.975)
+    low = macro.statistic - z * macro.standard_error
+    assert macro.confidence_interval.low == pytest.approx(low)
+
+
+def test_delta_micro_mcc_difference_is_the_paired_wald_interval_mapped():
+    y, a, b = paired_labels(30, 15, 300, 55)
+    micro = cenmcc.compare_classifiers(y, a, b, "micro_mcc", method="delta")
+    accuracy = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
+    assert micro.statistic == pytest.approx(1.5 * accuracy.statistic)  # K = 3
+    assert micro.standard_error == pytest.approx(1.5 * accuracy.standard_error)
+    assert micro.pvalue == pytest.approx(accuracy.pvalue)
+
+
+@pytest.mark.parametrize(("name", "axis"), [("recall", 1), ("precision", 0)])
+def test_per_class_wilson_is_scipys_for_every_class(name, axis):
+    stack = np.stack([C3, C3.T, np.array([[40, 5, 5], [4, 38, 8], [0, 0, 0]])])
+    r = cenmcc.confidence_interval(stack, name, method="wilson", level=0.9)
+    assert r.statistic.shape == r.confidence_interval.low.shape == (3, 3)
+    for m, C in enumerate(stack):
+        trials = C.sum(axis=axis)
+        for k in range(3):
+            if trials[k] == 0:
+                assert r.undefined[m, k]
+                assert np.isnan(r.confidence_interval.high[m, k])
+                continue
+            ci = stats.binomtest(int(C[k, k]), int(trials[k])).proportion_ci(0.9, "wilson")
+            assert (r.confidence_interval.low[m, k], r.confidence_interval.high[m, k]) == (
+                pytest.approx((ci.low, ci.high), rel=1e-12, abs=1e-15)
+            )
+            assert r.statistic[m, k] == pytest.approx(C[k, k] / trials[k])
+    assert r.undefined.sum() == (1 if name == "recall" else 0)
+
+
+def test_per_class_wilson_takes_the_function_and_one_matrix():
+    by_name = cenmcc.confidence_interval(C3, "precision", method="wilson")
+    by_function = cenmcc.confidence_interval(C3, cenmcc.precision, method="wilson")
+    assert by_name.statistic.shape == (3,)
+    np.testing.assert_array_equal(by_name.confidence_interval, by_function.confidence_interval)
+
+
 KINKED = cenmcc.Measure("abs_mcc", lambda C: np.abs(cenmcc.mcc(C)), True)
 
 
@@ -208,6 +330,13 @@ KINKED = cenmcc.Measure("abs_mcc", lambda C: np.abs(cenmcc.mcc(C)), True)
         ({"method": "student"}, ValueError, "unknown method 'student'"),
         ({"method": "wilson"}, ValueError, "'wilson' is for .*, not 'mcc'"),
         ({"method": "fce"}, ValueError, "'fce' is for 'cohen_kappa', not 'mcc'"),
+        ({"measure": "macro_mcc", "method": "wilson"}, ValueError, "not 'macro_mcc'"),
+        ({"measure": "recall"}, ValueError, "per-class 'recall' has Wilson's interval only"),
+        (
+            {"measure": cenmcc.precision, "method": "delta"},
+            ValueError,
+            "per-class 'precision' has Wilson's interval only .* not 'delta'",
+        ),
         ({"measure": "nope"}, ValueError, "unknown measure 'nope'"),
         ({"measure": 3}, TypeError, "measure must be a name"),
         ({"measure": ["mcc", "mcc"]}, ValueError, "asked for twice"),
@@ -279,7 +408,7 @@ def test_mcnemar_cross_checks_the_bootstrap_and_delta_pvalues():
     assert delta.pvalue == pytest.approx(mcnemar.pvalue, abs=0.005)
 
 
-@pytest.mark.parametrize("name", ["mcc", "cen", "cohen_kappa"])
+@pytest.mark.parametrize("name", ["mcc", "cen", "cohen_kappa", "macro_mcc", "micro_mcc"])
 def test_delta_comparison_standard_error_is_the_bootstraps(name):
     y, a, b = paired_labels(200, 120, 1200, 400)
     delta = cenmcc.compare_classifiers(y, a, b, name, method="delta")

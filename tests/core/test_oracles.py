@@ -10,6 +10,7 @@ Documented differences:
 
 import warnings
 
+import exact
 import numpy as np
 import pytest
 from pycm import ConfusionMatrix
@@ -144,3 +145,39 @@ def test_confusion_matrix_against_scikit_learn():
             skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w),
             atol=1e-12,
         )
+
+
+@pytest.mark.parametrize("K", KS)
+def test_macro_and_micro_mcc_against_scikit_learn_one_vs_rest(zoo, K):
+    """Each class's MCC against the rest is scikit-learn's MCC of the labels binarised for it;
+    the micro MCC is its MCC of the K binarised label vectors end to end (the pooled table)."""
+    C = zoo[K][:20]  # scikit-learn needs ~2 ms per call
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        macro, micro = cenmcc.macro_mcc(C), cenmcc.micro_mcc(C)
+    y_true, y_pred, _ = _labels(C[0])
+    for i, c in enumerate(C):
+        w = c.ravel().astype(float)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            per_class = [
+                skm.matthews_corrcoef(y_true == k, y_pred == k, sample_weight=w) for k in range(K)
+            ]
+            pooled = skm.matthews_corrcoef(
+                np.concatenate([y_true == k for k in range(K)]),
+                np.concatenate([y_pred == k for k in range(K)]),
+                sample_weight=np.tile(w, K),
+            )
+        assert macro[i] == pytest.approx(np.mean(per_class), abs=1e-12)
+        assert micro[i] == pytest.approx(pooled, abs=1e-12)
+
+
+@pytest.mark.parametrize("K", KS)
+def test_macro_mcc_against_its_exact_value(zoo, K):
+    """Float64 from the marginals: within 1e-12 of its exact value on counts of this size."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        values = cenmcc.macro_mcc(zoo[K][:60])
+    for c, value in zip(zoo[K][:60], values, strict=True):
+        expected = float(exact.macro_mcc(exact.fractions_of(c.tolist())))
+        assert value == pytest.approx(expected, abs=1e-12)
