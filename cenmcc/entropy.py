@@ -26,7 +26,7 @@ import numpy as np
 from ._marginals import CLASSES_FIRST, Counts
 from ._metric import count_metric
 from ._undefined import divide
-from .families import BINARY_SYMMETRIC_CEN_MAX
+from .families.binary_forms import BINARY_SYMMETRIC_CEN_MAX
 
 
 def _off_diagonal(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
