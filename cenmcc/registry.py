@@ -196,6 +196,13 @@ def from_labels(y_true, y_pred, names=None, *, labels=None, sample_weight=None):
     return measures(C, names)
 
 
+def measure_named(name: str) -> Measure:
+    """The entry ``name`` of :data:`MEASURES`, or a ValueError listing the known names."""
+    if name not in MEASURES:
+        raise ValueError(f"unknown measure {name!r}; the known names are {list(MEASURES)}")
+    return MEASURES[name]
+
+
 def _chosen(names) -> list[Measure]:
     """The measures that ``names`` asks for, checked."""
     if names is None:
@@ -207,9 +214,7 @@ def _chosen(names) -> list[Measure]:
         if isinstance(name, Measure):
             chosen.append(name)
         elif isinstance(name, str):
-            if name not in MEASURES:
-                raise ValueError(f"unknown measure {name!r}; the known names are {list(MEASURES)}")
-            chosen.append(MEASURES[name])
+            chosen.append(measure_named(name))
         else:
             raise TypeError(f"names must hold measure names or Measure objects, got {name!r}")
     seen = set()

@@ -44,7 +44,7 @@ from collections.abc import Iterable
 
 from .._metric import Measure
 from .._validation import check_integer, check_real
-from ..registry import MEASURES
+from ..registry import measure_named
 from ._audit import EXHAUSTIVE_BUDGET, TOLERANCE, Result, _Audit
 from ._checks import BINARY_ONLY, PROPERTIES, SOKOLOVA_LAPALME
 
@@ -55,9 +55,7 @@ def _resolve(measure) -> Measure:
     if isinstance(measure, Measure):
         return measure
     if isinstance(measure, str):
-        if measure not in MEASURES:
-            raise ValueError(f"unknown measure {measure!r}; the known names are {list(MEASURES)}")
-        return MEASURES[measure]
+        return measure_named(measure)
     named = getattr(measure, "measure", None)
     if isinstance(named, Measure):
         return named
