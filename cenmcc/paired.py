@@ -24,17 +24,10 @@ import dataclasses
 
 import numpy as np
 
-from .intervals import (
-    BOOTSTRAP,
-    ConfidenceInterval,
-    bootstrap,
-    check_level,
-    check_resamples,
-    delta_variance,
-    evaluate,
-    gradient,
-    resolve,
-)
+from .intervals.arguments import check_level, check_method, check_resamples, resolve
+from .intervals.asymptotic import delta_variance, gradient
+from .intervals.resampling import BOOTSTRAP, bootstrap, evaluate
+from .intervals.results import ConfidenceInterval
 from .registry import Measure
 
 #: The methods of :func:`compare_classifiers`.
@@ -128,10 +121,10 @@ def compare_classifiers(
     for the percentile method twice the smaller share of resampled differences on one side of
     0 (ties count half); never below ``2 / (B + 1)``, the smallest that ``B`` resamples
     resolve. Delta: ``2 Phi(-|d| / se)``, the gradients of the MCC and its macro and micro
-    averages written out (:mod:`cenmcc._gradients`): the paired differences of the binary MCC
-    that Itaya et al. (2024, arXiv 2405.12622) and of the macro- and micro-averaged MCCs that
-    Tamura et al. (2025, arXiv 2503.06450) treat, by our derivation, not checked against their
-    printed variances (we could read only their abstracts).
+    averages written out (:mod:`cenmcc.intervals.gradients`): the paired differences of the
+    binary MCC that Itaya et al. (2024, arXiv 2405.12622) and of the macro- and micro-averaged
+    MCCs that Tamura et al. (2025, arXiv 2503.06450) treat, by our derivation, not checked
+    against their printed variances (we could read only their abstracts).
     McNemar (1947): ``(n_ab - n_ba)^2 / (n_ab + n_ba)`` against chi-square with 1 degree of
     freedom, ``n_ab`` the items a classifies right and b wrong; its interval is the delta
     method's, the Wald interval of paired proportions
@@ -148,8 +141,7 @@ def compare_classifiers(
     """
     level = check_level(level)
     chosen, single = resolve(measure)
-    if not isinstance(method, str) or method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; the methods are {list(METHODS)}")
+    check_method(method, METHODS)
     if method == "mcnemar" and any(m.name != "accuracy" for m in chosen):
         others = [m.name for m in chosen if m.name != "accuracy"]
         raise ValueError(f"method 'mcnemar' is for 'accuracy', not {others}")

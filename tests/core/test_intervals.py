@@ -5,8 +5,13 @@ import pytest
 from scipy import stats
 
 import cenmcc
-from cenmcc._gradients import GRADIENTS
-from cenmcc.intervals import delta_variance, gradient, kappa_standard_error, wilson_interval
+from cenmcc.intervals.asymptotic import (
+    delta_variance,
+    gradient,
+    kappa_standard_error,
+    wilson_interval,
+)
+from cenmcc.intervals.gradients import GRADIENTS
 
 C3 = np.array([[40, 5, 5], [4, 38, 8], [2, 6, 42]])
 

@@ -2,14 +2,14 @@
 
 The delta method's variance of a measure ``f`` of the proportions ``pi`` of a multinomial table
 of ``n`` items is ``(sum pi g^2 - (sum pi g)^2) / n`` with ``g`` the gradient of ``f``
-(:func:`cenmcc.intervals.delta_variance`). Each function here writes ``f`` with the total set
+(:func:`.asymptotic.delta_variance`). Each function here writes ``f`` with the total set
 to 1 (``sum pi = 1``) and differentiates it in the ``K^2`` proportions ``pi_ij`` (row ``i`` the
 true class, column ``j`` the predicted one), with ``t_i`` the row sums and ``p_j`` the column
 sums. Two functions equal on the simplex ``sum pi = 1`` have gradients that differ by a multiple
 of the vector of ones, which the variance ignores: any such form gives the same variance.
 
 The derivations are ours (the product and chain rules); the tests check each against the
-numerical central differences of :func:`cenmcc.intervals.gradient`, the binary MCC's variance
+numerical central differences of :func:`.asymptotic.gradient`, the binary MCC's variance
 against the spread of simulated test sets, and the intervals' coverage by simulation. Where
 the measure is 0/0 the gradient is NaN (the interval of such a matrix is NaN anyway).
 """

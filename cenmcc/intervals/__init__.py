@@ -1,0 +1,226 @@
+"""Confidence intervals for any measure of a confusion matrix.
+
+Resampling the items of a test set is a multinomial draw of its confusion matrix: the ``B``
+bootstrap resamples of a matrix of ``n`` items are one ``(B, K, K)`` stack drawn with
+``rng.multinomial(n, C / n, size=B)``, which :func:`cenmcc.measures` evaluates at once. The
+leave-one-out matrices that BCa's acceleration needs are only the ``K^2`` matrices ``C`` minus
+one item of cell ``(i, j)``, each standing for ``C_ij`` items. The delta method needs the
+gradient of the measure in the cell proportions ``p`` and the multinomial covariance
+``(diag(p) - p p^T) / n``, whose quadratic form is ``(sum p g^2 - (sum p g)^2) / n``.
+
+A resample whose measure is undefined (0/0) keeps the measure's documented fill value (what the
+measure's own function returns for it), and the number of such resamples is reported with the
+interval; a matrix whose own value is undefined gets a NaN interval and ``undefined=True``.
+
+The modules: :mod:`.arguments` (the checks of the arguments, shared with
+:func:`cenmcc.compare_classifiers`), :mod:`.resampling` (the bootstrap and BCa),
+:mod:`.asymptotic` (the delta method, Wilson, Fleiss-Cohen-Everitt), :mod:`.gradients` (the
+MCCs' gradients, written out) and :mod:`.results` (what is returned).
+
+Examples
+--------
+>>> import cenmcc
+>>> C = [[40, 5, 5], [4, 38, 8], [2, 6, 42]]
+>>> r = cenmcc.confidence_interval(C, "mcc", random_state=0)
+>>> round(float(r.statistic), 3)
+0.701
+>>> bool(r.confidence_interval.low < r.statistic < r.confidence_interval.high)
+True
+>>> w = cenmcc.confidence_interval(C, "accuracy", method="wilson")
+>>> round(float(w.confidence_interval.low), 4), round(float(w.confidence_interval.high), 4)
+(0.7289, 0.8562)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import fscore
+from .arguments import check_level, check_method, check_resamples, resolve, whole_counts
+from .asymptotic import analytic, check_closed_form, wilson_interval
+from .resampling import BOOTSTRAP, bootstrap, evaluate
+from .results import ConfidenceInterval, IntervalResult
+
+__all__ = ["ConfidenceInterval", "IntervalResult", "confidence_interval"]
+
+#: The methods of :func:`confidence_interval`.
+METHODS = ("bca", "percentile", "delta", "wilson", "fce")
+
+#: The per-class measures with Wilson's interval, shape (..., K): the axis their trials are
+#: summed over (recall: ``C_kk`` of the ``t_k`` items of class k; precision: of the ``p_k``
+#: items predicted as k).
+PER_CLASS = {"recall": -1, "precision": -2}
+
+
+def confidence_interval(
+    counts,
+    measure,
+    *,
+    level: float = 0.95,
+    method: str = "bca",
+    n_resamples: int = 9999,
+    random_state=None,
+):
+    """Confidence interval of a measure for every confusion matrix of a stack.
+
+    Parameters
+    ----------
+    counts : array_like, shape (..., K, K)
+        Confusion matrices of whole-number counts (one item per count), rows = true class.
+        Labels go through :func:`cenmcc.confusion_matrix` first.
+    measure : str, Measure, callable, or a sequence of them
+        A name of :data:`cenmcc.MEASURES`, a :class:`cenmcc.Measure`, or a function of counts
+        (a cenmcc function is matched to its entry of :data:`cenmcc.MEASURES`). A sequence
+        gives a dict of results by name, from the same resamples. ``"recall"`` or
+        ``"precision"`` (or :func:`cenmcc.recall`, :func:`cenmcc.precision`), alone and with
+        ``method="wilson"``: the interval of every class, arrays of shape ``(..., K)``.
+    level : float, default 0.95
+        The confidence level, in (0, 1).
+    method : {"bca", "percentile", "delta", "wilson", "fce"}, default "bca"
+        ``"bca"``, ``"percentile"``: bootstrap over the items (any measure).
+        ``"delta"``: the delta method (any measure with a gradient in the cell proportions;
+        written out for the MCC and its macro and micro averages, numerical otherwise); for
+        the MCC on Fisher's z scale.
+        ``"wilson"``: Wilson's score interval (accuracy, the micro averages, the micro MCC, and
+        per class the recall and precision).
+        ``"fce"``: the large-sample variance of Cohen's kappa of Fleiss, Cohen & Everitt.
+        A closed form asked for a measure it is not written for is an error.
+    n_resamples : int, default 9999
+        Bootstrap resamples per matrix.
+    random_state : None, int, or numpy.random.Generator
+        The seed of the resamples.
+
+    Returns
+    -------
+    IntervalResult, or dict of str to IntervalResult
+        One per measure; arrays of shape (...), 0-d for one matrix; (..., K) for per-class
+        recall or precision.
+
+    Raises
+    ------
+    ValueError
+        A level outside (0, 1), an unknown method, fewer than 2 resamples or too few for the
+        level, counts that are not whole numbers, a matrix of fewer than 2 items for BCa, a
+        closed form asked for another measure, a measure with no gradient for ``"delta"``,
+        per-class recall or precision asked for with another method than ``"wilson"``.
+    TypeError
+        A measure that is neither a name, a Measure nor a callable.
+
+    Notes
+    -----
+    Percentile: the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (linear
+    interpolation) of the ``B`` resampled values. BCa (Efron & Tibshirani 1993, Sec. 14.3):
+    the quantiles at ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))``, with
+    ``z0 = Phi^-1((#{theta* < theta} + #{theta* <= theta}) / 2B)`` and the acceleration
+    ``a = sum C_ij d_ij^3 / (6 (sum C_ij d_ij^2)^(3/2))`` from the jackknife deviations
+    ``d_ij`` of the leave-one-out matrix of cell (i, j), weighted by its ``C_ij`` items: the
+    conventions of :func:`scipy.stats.bootstrap`, which the tests check against.
+
+    Delta: ``se^2 = (sum_c p_c g_c^2 - (sum_c p_c g_c)^2) / n`` with ``g`` the gradient of the
+    measure in the proportions ``p``: written out for ``"mcc"``, ``"macro_mcc"`` and
+    ``"micro_mcc"`` (:mod:`.gradients`), central differences of relative step ``6e-6``
+    otherwise; the normal interval ``theta +/- z se``, for the MCC
+    ``tanh(atanh(r) +/- z se / (1 - r^2))``. Itaya, Tamura, Hayashi & Yamamoto (2024, arXiv
+    2405.12622; *Statistics in Medicine*, doi:10.1002/sim.10303) give asymptotic intervals for
+    the binary MCC and paired differences of MCCs (a third-party summary of the paper says
+    their simulations favour Fisher's z over the untransformed interval); Tamura et al. (2025,
+    arXiv 2503.06450) give delta-method intervals for macro- and micro-averaged MCCs. We could
+    read only their abstracts: the variances here are the multinomial delta method's, derived
+    by us and checked against numerical gradients and simulation, not against their printed
+    equations. The micro MCC is ``(K acc - 1) / (K - 1)``; its
+    ``"wilson"`` interval is the accuracy's, mapped through that line.
+    Closed forms: :func:`wilson_interval`, :func:`kappa_standard_error`. Delta and closed
+    forms are clipped to the measure's bounds; their ``standard_error`` is the asymptotic one
+    (Wald's ``sqrt(p (1 - p) / n)`` for Wilson).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> C = np.array([[[30, 10], [5, 55]], [[50, 0], [0, 0]]])  # the second MCC is 0/0
+    >>> r = confidence_interval(C, "mcc", method="delta")
+    >>> r.undefined.tolist(), np.round(r.confidence_interval.low, 3).tolist()
+    ([False, True], [0.511, nan])
+
+    The recall of each class, with Wilson's interval:
+
+    >>> r = confidence_interval([[40, 10], [5, 45]], "recall", method="wilson")
+    >>> low, high = r.confidence_interval
+    >>> np.round(low, 3).tolist(), np.round(high, 3).tolist()
+    ([0.67, 0.786], [0.888, 0.957])
+    """
+    level = check_level(level)
+    check_method(method, METHODS)
+    if per_class_name(measure):
+        return per_class_wilson(counts, per_class_name(measure), level, method)
+    chosen, single = resolve(measure)
+    C, stack_shape = whole_counts(counts)
+    for m in chosen:
+        check_closed_form(method, m)
+    if method in BOOTSTRAP:
+        check_resamples(n_resamples, level)
+        if method == "bca" and C.shape[0] and C.sum(axis=(-2, -1)).min() < 2:
+            raise ValueError("BCa's jackknife needs at least 2 items in every matrix")
+    statistic, undefined, _ = evaluate(C[:, None], chosen)
+    if method in BOOTSTRAP:
+        rng = np.random.default_rng(random_state)
+        parts = bootstrap(C, chosen, statistic, level, method, n_resamples, rng)
+    else:
+        parts = {m.name: analytic(C, m, statistic[m.name][:, 0], level, method) for m in chosen}
+    results = {}
+    for m in chosen:
+        part = parts[m.name]
+        bad = undefined[m.name][:, 0]
+        fields = [statistic[m.name][:, 0], part["low"], part["high"], part["standard_error"]]
+        fields = [np.where(bad, np.nan, x).reshape(stack_shape)[()] for x in fields]
+        results[m.name] = IntervalResult(
+            fields[0],
+            ConfidenceInterval(fields[1], fields[2]),
+            fields[3],
+            part["n_undefined"].reshape(stack_shape)[()],
+            bad.reshape(stack_shape)[()],
+            method,
+            level,
+            n_resamples if method in BOOTSTRAP else 0,
+        )
+    return results[chosen[0].name] if single else results
+
+
+def per_class_name(measure) -> str | None:
+    """``"recall"`` or ``"precision"`` where ``measure`` is that name or function, else None."""
+    for name in PER_CLASS:
+        if (isinstance(measure, str) and measure == name) or measure is getattr(fscore, name):
+            return name
+    return None
+
+
+def per_class_wilson(counts, name: str, level: float, method: str) -> IntervalResult:
+    """Wilson's interval of the recall or precision of every class: arrays ``(..., K)``.
+
+    Class k's recall is ``C_kk`` successes of ``t_k`` trials, its precision ``C_kk`` of ``p_k``;
+    where there are no trials the class is undefined (NaN, ``undefined`` True).
+    """
+    if method != "wilson":
+        raise ValueError(
+            f"per-class {name!r} has Wilson's interval only (method='wilson'), not {method!r}; "
+            f"its averages ('{name}_macro', ...) have every method"
+        )
+    C, stack_shape = whole_counts(counts)
+    successes = np.diagonal(C, axis1=-2, axis2=-1)
+    trials = C.sum(axis=PER_CLASS[name])
+    undefined = trials == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = wilson_interval(successes, trials, level)
+        fields = [successes / trials, low, high, np.sqrt(successes * (trials - successes))]
+        fields[3] /= trials**1.5  # Wald's sqrt(r (1 - r) / t)
+    shape = (*stack_shape, C.shape[-1])
+    fields = [np.where(undefined, np.nan, x).reshape(shape) for x in fields]
+    return IntervalResult(
+        fields[0],
+        ConfidenceInterval(fields[1], fields[2]),
+        fields[3],
+        np.zeros(shape, dtype=np.int64),
+        undefined.reshape(shape),
+        method,
+        level,
+        0,
+    )

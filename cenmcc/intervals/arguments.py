@@ -1,0 +1,87 @@
+"""The arguments of :func:`cenmcc.confidence_interval` and :func:`cenmcc.compare_classifiers`,
+checked: the method, the level, the resamples, the counts and the measures asked for."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._marginals import Counts
+from ..registry import MEASURES, Measure, measure_named
+
+
+def check_method(method, methods: tuple[str, ...]) -> None:
+    """Refuse a ``method`` that is not one of ``methods``."""
+    if not isinstance(method, str) or method not in methods:
+        raise ValueError(f"unknown method {method!r}; the methods are {list(methods)}")
+
+
+def check_level(level) -> float:
+    """``level`` as a float in (0, 1), or a one-line error."""
+    if not isinstance(level, numbers.Real) or isinstance(level, bool):
+        raise TypeError(f"level must be a real number in (0, 1), got {level!r}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    return float(level)
+
+
+def check_resamples(n_resamples, level: float) -> None:
+    """Refuse fewer than 2 resamples, or too few for the tails of ``level``."""
+    if not isinstance(n_resamples, numbers.Integral) or isinstance(n_resamples, bool):
+        raise TypeError(f"n_resamples must be an integer, got {n_resamples!r}")
+    if n_resamples < 2:
+        raise ValueError(f"n_resamples must be at least 2, got {n_resamples}")
+    needed = math.ceil(2 / (1 - level) - 1 - 1e-9)
+    if n_resamples < needed:
+        raise ValueError(
+            f"n_resamples {n_resamples} is too few for level {level}: each tail needs a "
+            f"resample, at least {needed}"
+        )
+
+
+def resolve(measure) -> tuple[list[Measure], bool]:
+    """The measures asked for, and whether one was asked for alone."""
+    single = isinstance(measure, str | Measure) or callable(measure)
+    chosen = [_one(m) for m in ([measure] if single else _sequence(measure))]
+    if not chosen:
+        raise ValueError("measure: no measure given")
+    names = [m.name for m in chosen]
+    if len(set(names)) < len(names):
+        raise ValueError(f"measure: a measure is asked for twice in {names}")
+    return chosen, single
+
+
+def _sequence(measure) -> Sequence:
+    if not isinstance(measure, Sequence):
+        raise TypeError(
+            f"measure must be a name, a Measure, a function or a sequence of them, got {measure!r}"
+        )
+    return measure
+
+
+def _one(measure) -> Measure:
+    if isinstance(measure, Measure):
+        return measure
+    if isinstance(measure, str):
+        return measure_named(measure)
+    if callable(measure):
+        for known in MEASURES.values():
+            if known.function is measure:
+                return known
+        return Measure(getattr(measure, "__name__", "measure"), measure, True)
+    raise TypeError(f"measure must be a name, a Measure or a function, got {measure!r}")
+
+
+def whole_counts(counts) -> tuple[np.ndarray, tuple]:
+    """Validated counts as an int64 stack ``(M, K, K)`` and the stack's shape."""
+    C = Counts(counts, name="counts").C
+    if C.dtype.kind == "f":
+        if not np.array_equal(C, np.round(C)):
+            raise ValueError(
+                "counts must be whole numbers (one item per count): intervals resample items"
+            )
+        C = C.astype(np.int64)
+    return C.reshape(-1, *C.shape[-2:]), C.shape[:-2]
