@@ -1,21 +1,15 @@
 """Confidence intervals for any measure of a confusion matrix.
 
-Resampling the items of a test set is a multinomial draw of its confusion matrix: the ``B``
-bootstrap resamples of a matrix of ``n`` items are one ``(B, K, K)`` stack drawn with
-``rng.multinomial(n, C / n, size=B)``, which :func:`cenmcc.measures` evaluates at once. The
-leave-one-out matrices that BCa's acceleration needs are only the ``K^2`` matrices ``C`` minus
-one item of cell ``(i, j)``, each standing for ``C_ij`` items. The delta method needs the
-gradient of the measure in the cell proportions ``p`` and the multinomial covariance
-``(diag(p) - p p^T) / n``, whose quadratic form is ``(sum p g^2 - (sum p g)^2) / n``.
+:func:`confidence_interval` resamples the items (:mod:`.resampling`: percentile and BCa, from
+one multinomial stack of resamples per matrix) or draws no resample (:mod:`.asymptotic`: the
+delta method, with the MCCs' gradients written out in :mod:`.gradients`; Wilson's score
+interval; the kappa variance of Fleiss, Cohen & Everitt). :mod:`.arguments` checks the
+arguments, for :func:`cenmcc.compare_classifiers` too, and :mod:`.results` holds what is
+returned.
 
 A resample whose measure is undefined (0/0) keeps the measure's documented fill value (what the
 measure's own function returns for it), and the number of such resamples is reported with the
 interval; a matrix whose own value is undefined gets a NaN interval and ``undefined=True``.
-
-The modules: :mod:`.arguments` (the checks of the arguments, shared with
-:func:`cenmcc.compare_classifiers`), :mod:`.resampling` (the bootstrap and BCa),
-:mod:`.asymptotic` (the delta method, Wilson, Fleiss-Cohen-Everitt), :mod:`.gradients` (the
-MCCs' gradients, written out) and :mod:`.results` (what is returned).
 
 Examples
 --------

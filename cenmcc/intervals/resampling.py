@@ -3,8 +3,9 @@ intervals (with the jackknife of BCa's acceleration), and p-values by inverting 
 
 Resampling the items of a test set is a multinomial draw of its cells: ``B`` resamples of a
 matrix of ``n`` items are one ``(B, K, K)`` stack drawn with ``rng.multinomial(n, C / n,
-size=B)``, evaluated at once. BCa's leave-one-out matrices are only the ``K^2`` matrices ``C``
-minus one item of cell ``(i, j)``, each standing for ``C_ij`` items.
+size=B)``, which :func:`cenmcc.measures` evaluates at once. BCa's leave-one-out matrices are
+only the ``K^2`` matrices ``C`` minus one item of cell ``(i, j)``, each standing for ``C_ij``
+items.
 """
 
 from __future__ import annotations
