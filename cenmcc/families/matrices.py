@@ -105,6 +105,14 @@ def complete_misclassification(N, F=1) -> np.ndarray:
     return b_matrix(N, 0, F)
 
 
+def _ones_and_entry(N, A) -> tuple[np.ndarray, np.ndarray]:
+    """The all-ones stack ``(..., N, N)`` that ``Z_A`` and dice rolling start from, and their
+    entry ``A`` checked (``>= 1``), of the stack's dtype."""
+    N = check_integer(N, name="N", low=2)
+    (A,) = check_parameters(1, A=A)
+    return b_matrix(N, np.ones_like(A), np.ones_like(A)), A
+
+
 def z_a(N, A) -> np.ndarray:
     """The matrix ``Z_A``: all entries 1 except the lower-left corner (row N, column 1), ``A``.
 
@@ -132,10 +140,8 @@ def z_a(N, A) -> np.ndarray:
     >>> z_a(4, [1, 10, 100]).shape
     (3, 4, 4)
     """
-    N = check_integer(N, name="N", low=2)
-    (A,) = check_parameters(1, A=A)
-    out = b_matrix(N, np.ones_like(A), np.ones_like(A))
-    out[..., N - 1, 0] = A
+    out, A = _ones_and_entry(N, A)
+    out[..., -1, 0] = A
     return out
 
 
@@ -164,10 +170,8 @@ def dice(N, A) -> np.ndarray:
     >>> dice(3, 4).tolist()
     [[1, 1, 1], [1, 1, 1], [4, 4, 4]]
     """
-    N = check_integer(N, name="N", low=2)
-    (A,) = check_parameters(1, A=A)
-    out = b_matrix(N, np.ones_like(A), np.ones_like(A))
-    out[..., N - 1, :] = A[..., None]
+    out, A = _ones_and_entry(N, A)
+    out[..., -1, :] = A[..., None]
     return out
 
 
