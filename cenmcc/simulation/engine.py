@@ -51,7 +51,7 @@ from . import agreement, resources
 from .allocator import reuse_freed_memory
 from .measures import describe, evaluate, resolve, undefined_rule, user_call
 from .pairs import GROUP, ColumnStore, TieRule, count_pairs
-from .parallel import CpuMeter, Progress, chunk_sizes, iter_tasks, spawn_seeds
+from .parallel import CpuMeter, chunk_sizes, iter_tasks, spawn_seeds
 from .result import Result
 from .streaming import OrderedReducer
 from .studies import ChunkData, check_study
@@ -559,7 +559,7 @@ def run(
     sim : Simulation
     jobs, backend, scheduler, quiet
         As in :func:`cenmcc.simulation.parallel.iter_tasks`; none of them changes the result.
-        ``quiet`` turns off the progress line (drawn on a terminal only).
+        ``quiet`` turns off the progress bar (drawn on a terminal only).
 
     Returns
     -------
@@ -597,9 +597,6 @@ def run(
     reducers = [OrderedReducer(len(members), merge) for members in groups]
     where = {j: (g, i) for g, members in enumerate(groups) for i, j in enumerate(members)}
     starts = np.cumsum([0, *(t.size for t in tasks)])
-    progress = Progress(
-        len(tasks), "chunks", enabled=not quiet, unit="matrices", per_task=[t.size for t in tasks]
-    )
     processes: set = set()
     warned: dict[str, int] = {}
     inexact: dict[str, str] = {}
@@ -607,7 +604,13 @@ def run(
     try:
         by_value = [sim.generator, *(m.function for m in sim.resolved_measures), *sim.studies]
         for index, result in iter_tasks(
-            measure_batch, tasks, progress=progress, by_value=by_value, desc="chunks", **parallel
+            measure_batch,
+            tasks,
+            desc="chunks",
+            unit="matrices",
+            sizes=[t.size for t in tasks],
+            by_value=by_value,
+            **parallel,
         ):
             store.write(int(starts[index]), result.columns)
             g, i = where[index]

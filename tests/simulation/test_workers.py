@@ -1,5 +1,6 @@
 """Workers: what a task raises is named, and no worker outlives the process that started it."""
 
+import io
 import os
 import signal
 import subprocess
@@ -94,3 +95,19 @@ def _alive(pids) -> bool:
         except FileNotFoundError:
             alive.append(False)
     return any(alive)
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize(
+    ("tty", "quiet", "drawn"), [(True, False, True), (True, True, False), (False, False, False)]
+)
+def test_the_progress_bar_is_drawn_on_a_terminal_unless_quiet(monkeypatch, tty, quiet, drawn):
+    stderr = Terminal() if tty else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    assert map_tasks(abs, [-1, 2], jobs=1, desc="cases", quiet=quiet) == [1, 2]
+    assert ("cases: 100%" in stderr.getvalue()) is drawn
+    assert drawn or stderr.getvalue() == ""
