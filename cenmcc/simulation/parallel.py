@@ -189,6 +189,10 @@ def interrupts_ignored_by_new_workers():
     sends to every process of the group, reaches the main process alone, which then stops its
     workers in order. Starting loky's workers takes tens of milliseconds; a SIGINT that arrives
     during them is lost, and Ctrl-C must be pressed again.
+
+    Measured needed: loky's own shutdown stops the workers, but without this block each worker
+    also takes the terminal's SIGINT and prints a KeyboardInterrupt traceback, and
+    ``test_a_signal_stops_the_run_and_keeps_the_previous_outputs[2-loky]`` fails.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
