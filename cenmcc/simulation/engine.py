@@ -1,31 +1,15 @@
-"""Simulations of any measures on any generator of confusion matrices, streamed in chunks.
+"""A simulation and its run: chunks drawn and measured in workers, merged, then summarized.
 
-A :class:`Simulation` names a generator ``generator(rng, size) -> stacks``, how many matrices
-to draw from it, the measures to compute on each (names of :data:`cenmcc.MEASURES` or
-:class:`cenmcc.Measure` objects) and, optionally, studies that add their own statistics
-(:mod:`cenmcc.simulation.studies`). :func:`run` draws the matrices in chunks of
-``chunk_size``, chunk j from its own stream (child j of ``numpy.random.SeedSequence(seed)``),
-measures each chunk in a worker and reduces it there to mergeable statistics
-(:mod:`cenmcc.simulation.agreement` and each study's). The chunks merge along a tree fixed by
-their number, so a run gives the same bits for any number of workers, backend or scheduler.
+:func:`run` draws ``chunk_size`` matrices per chunk, chunk j from child j of
+``numpy.random.SeedSequence(seed)``, measures and reduces each chunk in a worker (batches of
+consecutive chunks, :data:`MAX_TASKS` at most) and merges the states along a tree fixed by
+their number, so the bits never depend on the workers, backend or scheduler. Per matrix only K
+and each measure's value are kept, on disk (:class:`~cenmcc.simulation.pairs.ColumnStore`), for
+the exact pair counts. Ties follow :attr:`Simulation.ties` (:data:`TIE_RULES`).
 
-Per matrix only what the exact pair counts need is kept, outside the process's memory: its K
-and each measure's value, written to files as the chunks arrive
-(:class:`cenmcc.simulation.pairs.ColumnStore`; 8 bytes a matrix per measure, and 2 for K),
-and counted in the workers once all chunks are in. The workers hold one chunk at a time.
-
-Ties (:attr:`Simulation.ties`): by default, the MCC, CEN and accuracy of integer counts are
-computed in the workers from their exact values (:func:`cenmcc.ties.tie_values`), so that
-mathematically equal values have equal bits and tie exactly, as :func:`cenmcc.tie_ranks`
-decides; every other measure ties within a relative tolerance, chained as
-:func:`cenmcc.pair_counts` chains them. The summary's ``ties`` states the rule of each.
-
-Standard errors: a statistic that is a smooth function of means (a mean, an SD, a
-correlation, a mean ratio, a refitted constant) is jackknifed over :data:`JACKKNIFE_GROUPS`
-groups of whole chunks (the run's statistic recomputed with each group left out; Quenouille
-1956, Tukey 1958; delete-a-group, Kott 2001); a statistic that needs every matrix (the degrees
-of consistency and discriminancy, Kendall's τ_b) from the spread of its value over replicate
-chunks, scaled to the run's size. The summary says which, for every statistic.
+Standard errors (:data:`STANDARD_ERRORS`): a smooth function of means is jackknifed over
+:data:`JACKKNIFE_GROUPS` groups of whole chunks (Quenouille 1956, Tukey 1958, Kott 2001); a
+statistic of pair counts from its spread over replicate chunks (Schmeiser 1982).
 """
 
 from __future__ import annotations
