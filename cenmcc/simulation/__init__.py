@@ -22,8 +22,7 @@ The modules, in the order the data flows through them:
 - :mod:`~cenmcc.simulation.cluster`: tasks on a dask.distributed cluster;
 - :mod:`~cenmcc.simulation.tasks`: one task where it runs, its errors, the orphan watchdog;
 - :mod:`~cenmcc.simulation.signals`: SIGINT and SIGTERM, raised or held over a step;
-- :mod:`~cenmcc.simulation.resources`: a run refused before any work if it would not fit;
-- :mod:`~cenmcc.simulation.allocator`: how workers' malloc keeps and returns memory.
+- :mod:`~cenmcc.simulation.resources`: a run refused before any work if it would not fit.
 
 Examples
 --------

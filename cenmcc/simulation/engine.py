@@ -32,7 +32,6 @@ from cenmcc.ties import CEN_MAX_SIEVE, VALUE_BOUNDS, tie_values
 from cenmcc.ties import METRICS as EXACT_METRICS
 
 from . import agreement, resources
-from .allocator import reuse_freed_memory
 from .measures import describe, evaluate, resolve, undefined_rule, user_call
 from .pairs import GROUP, ColumnStore, TieRule, count_pairs
 from .parallel import CpuMeter, chunk_sizes, iter_tasks, spawn_seeds
@@ -431,7 +430,6 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         number, or a user's measure returns other than one finite value per matrix, naming
         the chunk, the stack and the problem.
     """
-    reuse_freed_memory()
     sim = chunk.simulation
     measures = sim.resolved_measures
     ks: list[np.ndarray] = []
