@@ -27,6 +27,7 @@ the dask cases of ``tests/simulation/test_interrupt.py`` fail (dask's own shutdo
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import logging
 import os
 import sys
@@ -80,7 +81,7 @@ def _submitted(client, function: bytes, tasks, cloudpickle, as_completed) -> Ite
             _run_bytes, function, index, cloudpickle.dumps(task), key=f"cenmcc-{token}-{index}"
         )
 
-    futures = [submit(i, t) for i, t in _take(pending, window)]
+    futures = [submit(i, t) for i, t in itertools.islice(pending, window)]
     queue = as_completed(futures)
     try:
         for future in queue:
@@ -94,19 +95,11 @@ def _submitted(client, function: bytes, tasks, cloudpickle, as_completed) -> Ite
                 ) from error
             yield future.result()
             future.release()
-            for i, t in _take(pending, 1):
+            for i, t in itertools.islice(pending, 1):
                 queue.add(submit(i, t))
     finally:
         if client.status == "running":  # not when an interrupt already closed the client
             client.cancel(futures + list(queue.futures))
-
-
-def _take(iterator, n):
-    for _ in range(n):
-        item = next(iterator, None)
-        if item is None:
-            return
-        yield item
 
 
 def _run_bytes(function: bytes, index: int, task: bytes):
