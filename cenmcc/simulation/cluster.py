@@ -33,7 +33,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 
 from .signals import signals_deferred
 from .tasks import ParallelError, TaskError, check_picklable, run_task
@@ -254,12 +254,9 @@ def _wait_for_workers(client, address: str) -> None:
 def _local_cluster(jobs: int):
     """A local cluster of single-threaded workers, quiet and deaf to Ctrl-C (see module doc)."""
     import joblib
-    import psutil
     from distributed import LocalCluster
 
     n_workers = joblib.cpu_count() if jobs < 0 else jobs
-    me = psutil.Process()
-    before = set(me.children(recursive=True))
     with ExitStack() as stack:
         stack.enter_context(_quiet_logger("distributed"))  # its client's too, until it closes
         log = stack.enter_context(tempfile.TemporaryFile(prefix="cenmcc-dask-workers-"))
@@ -273,22 +270,7 @@ def _local_cluster(jobs: int):
                     silence_logs=logging.CRITICAL,  # the workers' logs (see _quiet_logger)
                 )
             )
-        # The workers, not the resource tracker the cluster also started: this process still
-        # needs that one to release its semaphores.
-        workers = [
-            p
-            for p in me.children(recursive=True)
-            if p not in before and "spawn_main" in " ".join(_cmdline(p))
-        ]
-        try:
-            yield cluster
-        except BaseException:
-            # A graceful close waits for busy workers, and nothing they compute is wanted any
-            # more: kill them, and their nannies close at once.
-            for process in workers:
-                with suppress(psutil.Error):
-                    process.kill()
-            raise
+        yield cluster
 
 
 @contextmanager
@@ -305,15 +287,6 @@ def _quiet_logger(name: str):
         yield
     finally:
         logger.setLevel(level)
-
-
-def _cmdline(process) -> list[str]:
-    import psutil
-
-    try:
-        return process.cmdline()
-    except psutil.Error:
-        return []
 
 
 @contextmanager
