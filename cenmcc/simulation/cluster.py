@@ -21,7 +21,9 @@ that ignore SIGINT once started, so that Ctrl-C reaches this process alone, whic
 a Ctrl-C during their start is held until they run, and what they print goes to a log file,
 not the terminal. Measured needed: without the workers' SIGINT disposition and the held Ctrl-C,
 the dask cases of ``tests/simulation/test_interrupt.py`` fail (dask's own shutdown at exit,
-``close_clusters``, prints a traceback of the interrupted workers).
+``close_clusters``, prints a traceback of the interrupted workers), and without the held Ctrl-C
+and the log file, workers interrupted while they start print theirs. Closing the cluster
+(dask's own shutdown) is enough to stop its workers.
 """
 
 from __future__ import annotations
