@@ -13,8 +13,6 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from cenmcc.simulation.allocator import resident_bytes
-
 
 class Usage(NamedTuple):
     """Wall seconds and peak resident memory (MiB, summed over the process tree) of a command."""
@@ -51,6 +49,14 @@ class ProcessTree:
             inside = self.member.get(ancestor, False)  # an unknown or ended parent: not ours
             self.member.update(dict.fromkeys(chain, inside))
         return sum(resident_bytes(pid) for pid, inside in self.member.items() if inside)
+
+
+def resident_bytes(pid: int | str = "self") -> int:
+    """The resident size in bytes of process ``pid`` (``/proc/<pid>/statm``); 0 if it ended."""
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _parent(pid: int) -> int | None:

@@ -1,22 +1,28 @@
 """Simulations of performance measures on random confusion matrices, streamed in chunks.
 
-``cenmcc.simulation`` runs agreement studies between any measures on any generator of
-confusion matrices: a :class:`Simulation` names a generator, how many matrices to draw, the
-measures (names of :data:`cenmcc.MEASURES` or :class:`cenmcc.Measure` objects) and optional
-studies; :func:`run` draws and measures the matrices in chunks in parallel workers (joblib's
-loky or threading backends, or a dask.distributed cluster), reduces each chunk to mergeable
-statistics, counts the pairs of matrices exactly, and returns a :class:`Result` with every
-statistic and its standard error, which :meth:`Result.save` writes with its tables and
-figures. The same seed gives the same bits for any number of workers and any backend.
+A :class:`Simulation` names a generator, how many matrices to draw, the measures and optional
+studies; :func:`run` returns a :class:`Result`. The same seed gives the same bits for any
+number of workers and any backend. It needs the ``simulation`` extra (joblib, tqdm; ``figures``
+for the figures, ``dask`` for clusters); ``import cenmcc`` does not import it.
 
-Ties in the pair counts (consistency, discriminancy, τ_b) are decided by ``Simulation(ties=)``:
-by default exactly for MCC, CEN (within one K) and accuracy of integer counts, as
-:func:`cenmcc.tie_ranks` decides them, and within ``tie_rtol`` (chained, as
-:func:`cenmcc.pair_counts`) for other measures; ``ties="float"`` lets rounding decide. The
-summary's ``ties`` states the rule of each measure.
+The modules, in the order the data flows through them:
 
-It needs the ``simulation`` extra (joblib; ``figures`` for the figures, ``dask`` for
-clusters); ``import cenmcc`` does not import it.
+- :mod:`~cenmcc.simulation.generators`: random confusion matrices (:class:`DirichletClassifier`);
+- :mod:`~cenmcc.simulation.papers`: the papers' generator (:class:`PaperGenerator`);
+- :mod:`~cenmcc.simulation.engine`: :class:`Simulation`, :func:`run`, chunks and the jackknife;
+- :mod:`~cenmcc.simulation.measures`: a run's measures, named or a user's, checked as they run;
+- :mod:`~cenmcc.simulation.agreement`: the statistics of the measures and their pairs, per chunk;
+- :mod:`~cenmcc.simulation.streaming`: mergeable statistics, and how chunks combine;
+- :mod:`~cenmcc.simulation.studies`: studies that stream like the rest (:class:`KRatio`);
+- :mod:`~cenmcc.simulation.pairs`: exact pair counts (consistency, discriminancy, τ_b) from disk;
+- :mod:`~cenmcc.simulation.result`: :class:`Result`, its summary, tables and figures;
+- :mod:`~cenmcc.simulation.figures`: the figures, in one style (matplotlib);
+- :mod:`~cenmcc.simulation.validation`: standard errors checked over independent seeds;
+- :mod:`~cenmcc.simulation.parallel`: tasks in parallel on joblib's backends or dask;
+- :mod:`~cenmcc.simulation.cluster`: tasks on a dask.distributed cluster;
+- :mod:`~cenmcc.simulation.tasks`: one task where it runs, its errors, the orphan watchdog;
+- :mod:`~cenmcc.simulation.signals`: SIGINT and SIGTERM, raised or held over a step;
+- :mod:`~cenmcc.simulation.resources`: a run refused before any work if it would not fit.
 
 Examples
 --------

@@ -19,18 +19,23 @@ A cluster needs only ``pip install "cenmcc[dask]"`` on the scheduler and every w
 A local cluster (no ``scheduler``) is started with ``jobs`` single-threaded worker processes
 that ignore SIGINT once started, so that Ctrl-C reaches this process alone, which stops them;
 a Ctrl-C during their start is held until they run, and what they print goes to a log file,
-not the terminal.
+not the terminal. Measured needed: without the workers' SIGINT disposition and the held Ctrl-C,
+the dask cases of ``tests/simulation/test_interrupt.py`` fail (dask's own shutdown at exit,
+``close_clusters``, prints a traceback of the interrupted workers), and without the held Ctrl-C
+and the log file, workers interrupted while they start print theirs. Closing the cluster
+(dask's own shutdown) is enough to stop its workers.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import logging
 import os
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 
 from .signals import signals_deferred
 from .tasks import ParallelError, TaskError, check_picklable, run_task
@@ -78,7 +83,7 @@ def _submitted(client, function: bytes, tasks, cloudpickle, as_completed) -> Ite
             _run_bytes, function, index, cloudpickle.dumps(task), key=f"cenmcc-{token}-{index}"
         )
 
-    futures = [submit(i, t) for i, t in _take(pending, window)]
+    futures = [submit(i, t) for i, t in itertools.islice(pending, window)]
     queue = as_completed(futures)
     try:
         for future in queue:
@@ -92,19 +97,11 @@ def _submitted(client, function: bytes, tasks, cloudpickle, as_completed) -> Ite
                 ) from error
             yield future.result()
             future.release()
-            for i, t in _take(pending, 1):
+            for i, t in itertools.islice(pending, 1):
                 queue.add(submit(i, t))
     finally:
         if client.status == "running":  # not when an interrupt already closed the client
             client.cancel(futures + list(queue.futures))
-
-
-def _take(iterator, n):
-    for _ in range(n):
-        item = next(iterator, None)
-        if item is None:
-            return
-        yield item
 
 
 def _run_bytes(function: bytes, index: int, task: bytes):
@@ -259,12 +256,9 @@ def _wait_for_workers(client, address: str) -> None:
 def _local_cluster(jobs: int):
     """A local cluster of single-threaded workers, quiet and deaf to Ctrl-C (see module doc)."""
     import joblib
-    import psutil
     from distributed import LocalCluster
 
     n_workers = joblib.cpu_count() if jobs < 0 else jobs
-    me = psutil.Process()
-    before = set(me.children(recursive=True))
     with ExitStack() as stack:
         stack.enter_context(_quiet_logger("distributed"))  # its client's too, until it closes
         log = stack.enter_context(tempfile.TemporaryFile(prefix="cenmcc-dask-workers-"))
@@ -278,22 +272,7 @@ def _local_cluster(jobs: int):
                     silence_logs=logging.CRITICAL,  # the workers' logs (see _quiet_logger)
                 )
             )
-        # The workers, not the resource tracker the cluster also started: this process still
-        # needs that one to release its semaphores.
-        workers = [
-            p
-            for p in me.children(recursive=True)
-            if p not in before and "spawn_main" in " ".join(_cmdline(p))
-        ]
-        try:
-            yield cluster
-        except BaseException:
-            # A graceful close waits for busy workers, and nothing they compute is wanted any
-            # more: kill them, and their nannies close at once.
-            for process in workers:
-                with suppress(psutil.Error):
-                    process.kill()
-            raise
+        yield cluster
 
 
 @contextmanager
@@ -310,15 +289,6 @@ def _quiet_logger(name: str):
         yield
     finally:
         logger.setLevel(level)
-
-
-def _cmdline(process) -> list[str]:
-    import psutil
-
-    try:
-        return process.cmdline()
-    except psutil.Error:
-        return []
 
 
 @contextmanager

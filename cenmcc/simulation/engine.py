@@ -1,31 +1,15 @@
-"""Simulations of any measures on any generator of confusion matrices, streamed in chunks.
+"""A simulation and its run: chunks drawn and measured in workers, merged, then summarized.
 
-A :class:`Simulation` names a generator ``generator(rng, size) -> stacks``, how many matrices
-to draw from it, the measures to compute on each (names of :data:`cenmcc.MEASURES` or
-:class:`cenmcc.Measure` objects) and, optionally, studies that add their own statistics
-(:mod:`cenmcc.simulation.studies`). :func:`run` draws the matrices in chunks of
-``chunk_size``, chunk j from its own stream (child j of ``numpy.random.SeedSequence(seed)``),
-measures each chunk in a worker and reduces it there to mergeable statistics
-(:mod:`cenmcc.simulation.agreement` and each study's). The chunks merge along a tree fixed by
-their number, so a run gives the same bits for any number of workers, backend or scheduler.
+:func:`run` draws ``chunk_size`` matrices per chunk, chunk j from child j of
+``numpy.random.SeedSequence(seed)``, measures and reduces each chunk in a worker (batches of
+consecutive chunks, :data:`MAX_TASKS` at most) and merges the states along a tree fixed by
+their number, so the bits never depend on the workers, backend or scheduler. Per matrix only K
+and each measure's value are kept, on disk (:class:`~cenmcc.simulation.pairs.ColumnStore`), for
+the exact pair counts. Ties follow :attr:`Simulation.ties` (:data:`TIE_RULES`).
 
-Per matrix only what the exact pair counts need is kept, outside the process's memory: its K
-and each measure's value, written to files as the chunks arrive
-(:class:`cenmcc.simulation.pairs.ColumnStore`; 8 bytes a matrix per measure, and 2 for K),
-and counted in the workers once all chunks are in. The workers hold one chunk at a time.
-
-Ties (:attr:`Simulation.ties`): by default, the MCC, CEN and accuracy of integer counts are
-computed in the workers from their exact values (:func:`cenmcc.ties.tie_values`), so that
-mathematically equal values have equal bits and tie exactly, as :func:`cenmcc.tie_ranks`
-decides; every other measure ties within a relative tolerance, chained as
-:func:`cenmcc.pair_counts` chains them. The summary's ``ties`` states the rule of each.
-
-Standard errors: a statistic that is a smooth function of means (a mean, an SD, a
-correlation, a mean ratio, a refitted constant) is jackknifed over :data:`JACKKNIFE_GROUPS`
-groups of whole chunks (the run's statistic recomputed with each group left out; Quenouille
-1956, Tukey 1958; delete-a-group, Kott 2001); a statistic that needs every matrix (the degrees
-of consistency and discriminancy, Kendall's τ_b) from the spread of its value over replicate
-chunks, scaled to the run's size. The summary says which, for every statistic.
+Standard errors (:data:`STANDARD_ERRORS`): a smooth function of means is jackknifed over
+:data:`JACKKNIFE_GROUPS` groups of whole chunks (Quenouille 1956, Tukey 1958, Kott 2001); a
+statistic of pair counts from its spread over replicate chunks (Schmeiser 1982).
 """
 
 from __future__ import annotations
@@ -48,10 +32,9 @@ from cenmcc.ties import CEN_MAX_SIEVE, VALUE_BOUNDS, tie_values
 from cenmcc.ties import METRICS as EXACT_METRICS
 
 from . import agreement, resources
-from .allocator import reuse_freed_memory
 from .measures import describe, evaluate, resolve, undefined_rule, user_call
 from .pairs import GROUP, ColumnStore, TieRule, count_pairs
-from .parallel import CpuMeter, Progress, chunk_sizes, iter_tasks, spawn_seeds
+from .parallel import CpuMeter, chunk_sizes, iter_tasks, spawn_seeds
 from .result import Result
 from .streaming import OrderedReducer
 from .studies import ChunkData, check_study
@@ -447,7 +430,6 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
         number, or a user's measure returns other than one finite value per matrix, naming
         the chunk, the stack and the problem.
     """
-    reuse_freed_memory()
     sim = chunk.simulation
     measures = sim.resolved_measures
     ks: list[np.ndarray] = []
@@ -559,7 +541,7 @@ def run(
     sim : Simulation
     jobs, backend, scheduler, quiet
         As in :func:`cenmcc.simulation.parallel.iter_tasks`; none of them changes the result.
-        ``quiet`` turns off the progress line (drawn on a terminal only).
+        ``quiet`` turns off the progress bar (drawn on a terminal only).
 
     Returns
     -------
@@ -597,9 +579,6 @@ def run(
     reducers = [OrderedReducer(len(members), merge) for members in groups]
     where = {j: (g, i) for g, members in enumerate(groups) for i, j in enumerate(members)}
     starts = np.cumsum([0, *(t.size for t in tasks)])
-    progress = Progress(
-        len(tasks), "chunks", enabled=not quiet, unit="matrices", per_task=[t.size for t in tasks]
-    )
     processes: set = set()
     warned: dict[str, int] = {}
     inexact: dict[str, str] = {}
@@ -607,7 +586,13 @@ def run(
     try:
         by_value = [sim.generator, *(m.function for m in sim.resolved_measures), *sim.studies]
         for index, result in iter_tasks(
-            measure_batch, tasks, progress=progress, by_value=by_value, desc="chunks", **parallel
+            measure_batch,
+            tasks,
+            desc="chunks",
+            unit="matrices",
+            sizes=[t.size for t in tasks],
+            by_value=by_value,
+            **parallel,
         ):
             store.write(int(starts[index]), result.columns)
             g, i = where[index]

@@ -48,7 +48,6 @@ from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_
 from cenmcc.comparison import _dense_ranks as tie_group_ranks
 from cenmcc.ties import undecided
 
-from .allocator import releasing_freed_memory
 from .outputs import locked
 from .parallel import map_tasks
 from .resources import PAIR_COUNT_BYTES, available_bytes
@@ -436,7 +435,6 @@ def _group_rows(directory: Path, part: dict[int, tuple[int, int]]) -> np.ndarray
     return rows[np.argsort(classes[rows], kind="stable")]
 
 
-@releasing_freed_memory
 def _tie_groups(task) -> None:
     """Task: the chained tolerance groups of a whole column, as their dense ranks
     (:func:`cenmcc.tie_groups`), into ``tied-NAME.npy``: its overall ranks are those of the
@@ -447,7 +445,6 @@ def _tie_groups(task) -> None:
     np.save(directory / f"tied-{name}.npy", tie_group_ranks(np.asarray(values), rtol, 0.0))
 
 
-@releasing_freed_memory
 def _rank(task) -> int:
     """Task: ranks of a column, ``"overall"`` or ``"grouped"``, by its :class:`TieRule`.
 
@@ -548,7 +545,6 @@ def _overall_ranks(directory: Path, name: str, k: int) -> np.ndarray:
     return ranks
 
 
-@releasing_freed_memory
 def _count(task) -> PairCounts | dict[int, PairCounts]:
     """Task: the pair counts of two columns from their ranks: those of a band ``(lo, hi)`` of
     the first column's ranks (:func:`cenmcc.comparison.counts_from_ranks`), or those within

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import threading
-import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 
 import numpy as np
+from tqdm import tqdm
 
 from .tasks import ParallelError, TaskError, check_picklable, run_task
 
@@ -42,82 +41,6 @@ def chunk_sizes(n: int, chunk: int) -> list[int]:
     if n < 0 or chunk < 1:
         raise ValueError(f"need n >= 0 and chunk >= 1, got n={n}, chunk={chunk}")
     return [min(chunk, n - start) for start in range(0, n, chunk)]
-
-
-class Progress:
-    """One line on stderr: how far a run is, how fast it goes and when it will end.
-
-    Drawn only on a terminal (never in logs or CI), at most five times a second.
-
-    Parameters
-    ----------
-    total : int
-        Number of tasks.
-    desc : str
-        What the tasks are ("chunks").
-    enabled : bool
-        False turns it off (``--quiet``).
-    unit, per_task : str, sequence of int, optional
-        With them progress is counted in ``unit`` (matrices), ``per_task[i]`` of them a task.
-    """
-
-    def __init__(self, total: int, desc: str, *, enabled: bool = True, unit=None, per_task=None):
-        self.total, self.desc, self.done, self.units = total, desc, 0, 0
-        self.unit, self.per_task = unit, per_task
-        self.enabled = enabled and sys.stderr.isatty()
-        self.start = self.last = time.perf_counter()
-        self.shown = False
-
-    def update(self, index: int) -> None:
-        """Task ``index`` is done."""
-        self.done += 1
-        self.units += self.per_task[index] if self.per_task is not None else 1
-        now = time.perf_counter()
-        if self.enabled and (now - self.last >= 0.2 or self.done == self.total):
-            self.last, self.shown = now, True
-            sys.stderr.write("\r" + self.line(now - self.start) + "\x1b[K")
-            sys.stderr.flush()
-
-    def line(self, elapsed: float) -> str:
-        """``chunks 47/200 (24%), 9 s, about 29 s left`` or, with a unit,
-        ``matrices 4.7 M/20 M (24%), 520 k/s, 9 s, about 29 s left``."""
-        if self.per_task is not None:
-            total = sum(self.per_task)
-            share = self.units / max(total, 1)
-            parts = [f"{self.unit} {_short(self.units)}/{_short(total)} ({share:.0%})"]
-            if elapsed > 0:
-                parts.append(f"{_short(self.units / elapsed)}/s")
-        else:
-            share = self.done / max(self.total, 1)
-            parts = [f"{self.desc} {self.done}/{self.total} ({share:.0%})"]
-        parts.append(_duration(elapsed))
-        if 0 < share < 1:
-            parts.append(f"about {_duration(elapsed * (1 / share - 1))} left")
-        return ", ".join(parts)
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
-def _short(x: float) -> str:
-    """``1234567`` as ``1.2 M``."""
-    for size, suffix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
-        if x >= size:
-            return f"{x / size:.3g}{suffix}"
-    return f"{x:.3g}"
-
-
-def _duration(seconds: float) -> str:
-    seconds = round(seconds)
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes} min {seconds:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
 
 
 class CpuMeter:
@@ -145,7 +68,8 @@ def iter_tasks(
     scheduler: str | None = None,
     desc: str = "tasks",
     quiet: bool = False,
-    progress: Progress | None = None,
+    unit: str = "tasks",
+    sizes: Sequence[int] | None = None,
     by_value: Iterable = (),
     meter: CpuMeter | None = None,
 ) -> Iterator[tuple[int, object]]:
@@ -168,8 +92,13 @@ def iter_tasks(
         ``jobs`` single-threaded workers.
     scheduler : str, optional
         Address of a running dask.distributed scheduler (``"tcp://host:8786"``).
-    desc, quiet, progress
-        The progress line: its label, whether to turn it off, or a :class:`Progress` to use.
+    desc : str
+        What the tasks are, for the messages and the progress bar (tqdm's, drawn on a terminal
+        only).
+    quiet : bool
+        Turns the progress bar off.
+    unit, sizes : str, sequence of int, optional
+        Progress counted in ``unit`` (matrices), ``sizes[i]`` of them in task ``i``.
     by_value : iterable
         Objects the tasks carry whose code a dask cluster may lack (a user's generator): their
         modules are sent by value where the cluster cannot import them.
@@ -195,7 +124,13 @@ def iter_tasks(
     if isinstance(jobs, bool) or not isinstance(jobs, int | np.integer) or jobs == 0 or jobs < -1:
         raise ValueError(f"jobs must be a positive number of workers or -1, got {jobs!r}")
     tasks: Sequence = list(tasks)
-    progress = progress or Progress(len(tasks), desc, enabled=not quiet)
+    progress = tqdm(
+        total=len(tasks) if sizes is None else sum(sizes),
+        desc=desc,
+        unit=unit,
+        unit_scale=sizes is not None,
+        disable=True if quiet else None,  # None: drawn only on a terminal
+    )
     with ExitStack() as stack:
         stack.callback(progress.close)
         if backend == "dask":
@@ -208,7 +143,7 @@ def iter_tasks(
         try:
             for index, result, cpu in results:
                 done.add(index)
-                progress.update(index)
+                progress.update(1 if sizes is None else sizes[index])
                 if meter is not None:
                     meter.seconds += cpu
                 yield index, result
@@ -254,6 +189,10 @@ def interrupts_ignored_by_new_workers():
     sends to every process of the group, reaches the main process alone, which then stops its
     workers in order. Starting loky's workers takes tens of milliseconds; a SIGINT that arrives
     during them is lost, and Ctrl-C must be pressed again.
+
+    Measured needed: loky's own shutdown stops the workers, but without this block each worker
+    also takes the terminal's SIGINT and prints a KeyboardInterrupt traceback, and
+    ``test_a_signal_stops_the_run_and_keeps_the_previous_outputs[2-loky]`` fails.
     """
     if threading.current_thread() is not threading.main_thread():
         yield

@@ -1,22 +1,18 @@
-"""Memory and disk a computation may use: what this machine has, checked before any work.
+"""Memory and disk a run needs, checked against what this machine has before any work.
 
-A simulation keeps per matrix only what its exact pair counts need (:mod:`.pairs`): in the
-temporary directory, :data:`STORE_BYTES` and
-:data:`STORE_BYTES_PER_MEASURE` for each measure; in a worker ranking
-a column or counting a pair, :data:`PAIR_COUNT_BYTES` of working memory. Its main process holds
-the plan (:data:`PLAN_BYTES_PER_CHUNK` a chunk) and the states of the jackknife, whose size a
-study states (its ``footprint``). :func:`require_simulation`, which
-:func:`cenmcc.simulation.run` calls first, checks all of them before a run starts.
+:func:`require_simulation` (which :func:`cenmcc.simulation.run` calls first) adds up the parts
+of a run's peak memory (:func:`simulation_memory`) and its files (:func:`store_bytes`), from
+the figures below and each study's own ``footprint``.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from decimal import Decimal
 from pathlib import Path
 from typing import NamedTuple
-
-from .cli import number
 
 #: Peak working memory a matrix takes in a worker that ranks a column (the values, their
 #: order, the ranks) or counts a pair (two rank arrays, the sort keys, the Fenwick tree's
@@ -57,17 +53,8 @@ class ResourceError(ValueError):
 
 
 class Footprint(NamedTuple):
-    """The memory a study takes in a run (:func:`require_simulation`), in bytes.
-
-    Attributes
-    ----------
-    state : int
-        One of its states: the main process holds many at once (the jackknife's).
-    reduce : int
-        A worker's working memory while it reduces a chunk (besides the chunk's values).
-    setting : str
-        The study's setting that lowers them, for the message (``"n_resamples"``).
-    """
+    """A study's memory in a run, in bytes: one of its states (the main process holds many, the
+    jackknife's), a worker's while it reduces a chunk, and the setting that lowers them."""
 
     state: int
     reduce: int
@@ -83,23 +70,12 @@ def available_bytes() -> int:
 
 
 def require_memory(nbytes: int, what: str, detail: str = "", setting: str = "n_matrices") -> None:
-    """Refuse, before any work starts, a computation whose memory estimate does not fit.
-
-    Parameters
-    ----------
-    nbytes : int
-        The estimated peak memory of the computation, in bytes.
-    what : str
-        What asks for it, as the user wrote it (``"--n 1000000000000"``); the message names it.
-    detail : str
-        The rest of the message: which part is the largest, what to change.
-    setting : str
-        The setting to change (:attr:`ResourceError.setting`).
+    """Refuse a computation whose peak memory ``nbytes`` exceeds the memory available.
 
     Raises
     ------
     ResourceError
-        If ``nbytes`` exceeds the memory now available (``MemAvailable``), with both figures.
+        Naming ``what`` asks for it (``"--n 10**12"``), both figures and ``detail``.
     """
     available = available_bytes()
     if nbytes > available:
@@ -115,25 +91,9 @@ def _gib(nbytes: int) -> str:
     return f"{nbytes / 2**30:,.1f} GiB" if nbytes < 2**70 else f"{Decimal(nbytes):.2e} bytes"
 
 
-def require_disk(nbytes: int, what: str, directory=None) -> None:
-    """Refuse, before any work, a run whose files would not fit in the temporary directory.
-
-    Raises
-    ------
-    ResourceError
-        If ``nbytes`` exceeds the free space of ``directory`` (default: the temporary
-        directory, where a run's per-matrix values go), with both figures.
-    """
-    import shutil
-    import tempfile
-
-    where = directory or tempfile.gettempdir()
-    free = shutil.disk_usage(where).free
-    if nbytes > free:
-        raise ResourceError(
-            f"{what} needs about {_gib(nbytes)} of disk in {where}, more than the {_gib(free)} "
-            "free there (set TMPDIR to a larger disk)"
-        )
+def _number(value: int) -> str:
+    """``2,000,000``, or ``1.00e+400`` from 10¹⁵ on."""
+    return f"{value:,}" if value < 10**15 else f"{Decimal(value):.2e}"
 
 
 def dimensions(sim) -> int:
@@ -171,7 +131,15 @@ class Part(NamedTuple):
 def simulation_memory(
     sim, *, jobs: int = -1, scheduler: str | None = None, table: bool | None = None
 ) -> list[Part]:
-    """The parts of a run's peak memory here, in bytes (see :func:`require_simulation`)."""
+    """The parts of a run's peak memory here, in bytes.
+
+    The plan (:data:`PLAN_BYTES_PER_CHUNK` a chunk); the ``2 G + 2`` states the jackknife holds
+    at once (:func:`cenmcc.simulation.engine.jackknife`), each an agreement state (moments per
+    number of classes, :func:`dimensions`, and the histograms) and each study's (its
+    ``footprint``), and a study's working memory in each worker; the pair counts, at most
+    :data:`PAIR_COUNT_BYTES` a matrix per task of one phase, one task per core (or ``jobs``);
+    with ``table``, every value.
+    """
     added = sum(getattr(study, "pair_columns", 0) for study in sim.studies)
     cores = (os.cpu_count() or 1) if jobs < 0 else jobs
     ranked = {name for pair in sim.resolved_pairs for name in pair}
@@ -220,35 +188,17 @@ def require_simulation(
     scheduler: str | None = None,
     table: bool | None = None,
 ) -> None:
-    """Refuse, before any work, a simulation whose plan, states or values would not fit here.
+    """Refuse, before any work, a simulation that would not fit here.
 
-    :func:`cenmcc.simulation.run` calls it first. It refuses values that would not fit in the
-    temporary directory (:func:`store_bytes`), then more than :data:`MAX_CHUNKS` chunks whatever
-    the memory, then a memory estimate beyond the memory available, the sum of
-    (:func:`simulation_memory`):
-
-    - the plan, :data:`PLAN_BYTES_PER_CHUNK` a chunk, held until the run ends;
-    - the states the main process holds at once: the jackknife keeps its ``G`` groups of
-      chunks, their prefix merges and two more (:func:`cenmcc.simulation.engine.jackknife`),
-      ``2 G + 2`` states, each an agreement state (moments per number of classes,
-      :func:`dimensions`, and the density histograms) and each study's (its ``footprint``:
-      :class:`cenmcc.simulation.studies.KRatio`'s bootstrap grows with its resamples), and
-      each worker reducing a chunk the study's working memory;
-    - the pair counts: each task (:func:`cenmcc.simulation.pairs.count_pairs`: two per column
-      to rank and two per pair to count, overall and within K; one for each study column)
-      needs at most :data:`PAIR_COUNT_BYTES` a matrix, and the tasks of one phase run at once,
-      at most one per core (or ``jobs``); larger counts are split into more tasks
-      (:func:`cenmcc.simulation.pairs.splits`) only as far as the memory then holds;
-    - with ``table``, every value kept in memory.
-
-    On a remote dask ``scheduler``, the workers' parts are counted there, not here.
+    In this order: its values beyond the temporary directory's free space (:func:`store_bytes`),
+    more than :data:`MAX_CHUNKS` chunks, then the sum of :func:`simulation_memory` beyond the
+    memory available. On a remote dask ``scheduler`` the workers' parts are not counted here.
 
     Parameters
     ----------
     sim : Simulation
     what : str, optional
-        What asks for the run, for the message (``"--n 2,000,000"``); by default its number
-        of matrices.
+        What asks for the run, for the message (``"--n 2,000,000"``).
     jobs : int
         Workers on this machine; -1 for one per core.
     scheduler : str, optional
@@ -259,15 +209,20 @@ def require_simulation(
     Raises
     ------
     ResourceError
-        A ValueError naming the sizes, the largest part and the setting to change
-        (:attr:`ResourceError.setting`).
+        A ValueError naming the sizes, the largest part and the setting to change.
     """
-    what = what or f"a run of {number(sim.n_matrices)} matrices"
-    require_disk(store_bytes(sim), what)
+    what = what or f"a run of {_number(sim.n_matrices)} matrices"
+    where = tempfile.gettempdir()
+    free = shutil.disk_usage(where).free
+    if store_bytes(sim) > free:
+        raise ResourceError(
+            f"{what} needs about {_gib(store_bytes(sim))} of disk in {where}, more than the "
+            f"{_gib(free)} free there (set TMPDIR to a larger disk)"
+        )
     if sim.n_chunks > MAX_CHUNKS:
         raise ResourceError(
-            f"{what} in chunks of {number(sim.chunk_size)} makes {number(sim.n_chunks)} chunks, "
-            f"more than the {number(MAX_CHUNKS)} a run may plan: raise chunk_size",
+            f"{what} in chunks of {_number(sim.chunk_size)} makes {_number(sim.n_chunks)} "
+            f"chunks, more than the {_number(MAX_CHUNKS)} a run may plan: raise chunk_size",
             "chunk_size",
         )
     parts = simulation_memory(sim, jobs=jobs, scheduler=scheduler, table=table)

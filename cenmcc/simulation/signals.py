@@ -5,7 +5,9 @@ into :class:`Interrupted` in the main thread; the command prints one line (:func
 exits with :attr:`Interrupted.status`, 128 + the signal's number (130 for SIGINT, 143 for
 SIGTERM), as a shell reports a process that a signal stopped. :func:`signals_deferred` holds
 both back over a step that must not be cut in two (the renames of a swap, the start of a dask
-cluster).
+cluster). No library does this: joblib and dask stop their workers on KeyboardInterrupt, but
+Python raises it for SIGINT alone (SIGTERM ends the process without any cleanup, its staged
+outputs left behind), and nothing defers a signal over a block.
 """
 
 from __future__ import annotations

@@ -211,10 +211,8 @@ def measure_chunks(n_chunks: int = THROUGHPUT_CHUNKS, repeats: int = 3) -> pd.Da
         ``matrices_per_second`` (on one core) and ``ratio_to_chunk``.
     """
     from cenmcc.simulation import PaperGenerator, Simulation
-    from cenmcc.simulation.allocator import reuse_freed_memory
     from cenmcc.simulation.engine import measure_chunk
 
-    reuse_freed_memory()  # as in a worker: freed arrays reused, not returned to the kernel
     size = 10_000
     sim = Simulation(PaperGenerator(), (100 + n_chunks) * size, measures=THROUGHPUT_MEASURES)
     chunks = sim.chunks()[100:]

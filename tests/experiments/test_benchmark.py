@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import cenmcc
-from cenmcc.simulation.allocator import resident_bytes
 from experiments import baselines, process_usage
 from experiments.benchmark import compute, settings
 
@@ -77,7 +76,7 @@ def test_a_process_tree_reads_each_processs_parent_once(monkeypatch):
         deadline = time.monotonic() + 30
         # Until the grandchild alone holds its array: it may still be filling it when the two
         # together first pass the mark, and be under it once its parent has ended.
-        while tree.rss_bytes() - resident_bytes(child.pid) < big:
+        while tree.rss_bytes() - process_usage.resident_bytes(child.pid) < big:
             assert time.monotonic() < deadline
             time.sleep(0.05)
         first = len(reads)

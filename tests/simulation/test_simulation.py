@@ -3,7 +3,6 @@
 import json
 import math
 import re
-import sys
 import warnings
 
 import numpy as np
@@ -667,79 +666,6 @@ def test_a_run_records_where_its_chunks_ran():
     assert {pid for _, pid in run(Simulation(uniform_counts, 200), jobs=1).processes} == {
         os.getpid()
     }
-
-
-def test_the_allocator_setting_is_taken_on_glibc_once_per_process():
-    import platform
-
-    from cenmcc.simulation.allocator import reuse_freed_memory
-
-    taken = reuse_freed_memory()
-    assert taken is (platform.libc_ver()[0] == "glibc")
-    assert reuse_freed_memory() is taken
-
-
-def test_the_heaps_free_memory_is_handed_back_on_glibc():
-    """Blocks freed between live ones stay resident (they are not at the heap's top) until
-    ``release_freed_memory``; kept, loky counts them as a leak and replaces the worker."""
-    script = """
-import platform, numpy as np
-from cenmcc.simulation.allocator import release_freed_memory, resident_bytes, reuse_freed_memory
-reuse_freed_memory()
-before = resident_bytes()  # on Linux (where glibc is); 0 elsewhere
-blocks = [np.ones(2**20) for _ in range(64)]  # 8 MiB each, from the heap
-del blocks[::2]  # 256 MiB of holes
-kept = resident_bytes() - before
-released = release_freed_memory()
-print(platform.libc_ver()[0] == "glibc", released, kept >> 20, (resident_bytes() - before) >> 20)
-"""
-    import subprocess
-
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    glibc, released, kept, after = out.stdout.split()
-    assert released == glibc, out.stderr
-    if glibc == "True":
-        assert int(kept) >= 450  # MiB: 256 live, 256 freed and kept
-        assert int(after) <= 300  # the live ones
-
-
-@pytest.mark.parametrize(
-    ("task", "arguments"),
-    [
-        (pairs._rank, ("/nonexistent", "f", "overall", (0, 1), pairs.EQUAL)),
-        (pairs._count, ("/nonexistent", ("f", 1), ("g", 1), (0, None))),
-    ],
-)
-@pytest.mark.parametrize(("grown", "released"), [(2**30, [1]), (2**20, [])])
-def test_a_pair_count_task_hands_back_free_memory_once_the_worker_has_grown(
-    monkeypatch, task, arguments, grown, released
-):
-    """However a pair-count task ends, the worker's free memory is handed back after it if the
-    worker has grown by more than KEEP_BYTES since before its first such task, and kept for
-    the next task otherwise."""
-    from cenmcc.simulation import allocator
-
-    sizes = iter([0, grown])  # before the first task, after this one
-    calls = []
-    monkeypatch.setattr(allocator, "_reference", {})
-    monkeypatch.setattr(allocator, "resident_bytes", lambda: next(sizes))
-    monkeypatch.setattr(allocator, "release_freed_memory", lambda: calls.append(1))
-    with pytest.raises(FileNotFoundError):
-        task(arguments)
-    assert calls == released
-
-
-def test_the_resident_size_is_read_on_linux():
-    from cenmcc.simulation.allocator import resident_bytes
-
-    size = resident_bytes()
-    held = np.ones(2**25)  # 256 MiB, touched
-    grown = resident_bytes() - size
-    if sys.platform == "linux":
-        assert grown >= held.nbytes * 0.9
-    else:
-        assert grown == 0
 
 
 # --------------------------------------------------------------------------------------------

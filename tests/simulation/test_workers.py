@@ -1,5 +1,6 @@
 """Workers: what a task raises is named, and no worker outlives the process that started it."""
 
+import io
 import os
 import signal
 import subprocess
@@ -30,10 +31,12 @@ def test_systemexit_and_keyboardinterrupt_in_a_task_are_named(jobs, backend, tas
 
 
 ORPHANS = """
-import sys, time
+import os, sys, time
+from pathlib import Path
 from cenmcc.simulation.parallel import map_tasks
 
 def work(task):
+    (Path(sys.argv[1]) / str(os.getpid())).touch()  # running its first task
     time.sleep(30)
 
 map_tasks(work, range(4), jobs=2, quiet=True)
@@ -41,19 +44,19 @@ map_tasks(work, range(4), jobs=2, quiet=True)
 
 
 @pytest.mark.slow
-def test_loky_workers_exit_within_seconds_of_losing_their_parent():
+def test_loky_workers_exit_within_seconds_of_losing_their_parent(tmp_path):
     """SIGKILL of the main process (what the out-of-memory killer does) ends its workers and
     their resource tracker."""
-    process = subprocess.Popen([sys.executable, "-c", ORPHANS], cwd=ROOT, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", ORPHANS, str(tmp_path)], cwd=ROOT, start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 60
-        workers = []
-        while len(workers) < 2:
-            assert time.monotonic() < deadline, "the workers never started"
+        while len(list(tmp_path.iterdir())) < 2:
+            assert time.monotonic() < deadline, "the workers never started their tasks"
             assert process.poll() is None
-            workers = _children(process.pid)
             time.sleep(0.2)
-        time.sleep(1.0)  # they are running their first task
+        workers = [int(p.name) for p in tmp_path.iterdir()]
         process.kill()
         process.wait()
         deadline = time.monotonic() + 5
@@ -69,13 +72,6 @@ def test_loky_workers_exit_within_seconds_of_losing_their_parent():
             process.kill()
         for pid in _children_of_group(process.pid):
             os.kill(pid, signal.SIGKILL)
-
-
-def _children(pid: int) -> list[int]:
-    listing = subprocess.run(
-        ["ps", "-ww", "-o", "pid=,args=", "--ppid", str(pid)], capture_output=True, text=True
-    ).stdout
-    return [int(line.split()[0]) for line in listing.splitlines() if "LokyProcess" in line]
 
 
 def _children_of_group(pgid: int) -> list[int]:
@@ -94,3 +90,19 @@ def _alive(pids) -> bool:
         except FileNotFoundError:
             alive.append(False)
     return any(alive)
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize(
+    ("tty", "quiet", "drawn"), [(True, False, True), (True, True, False), (False, False, False)]
+)
+def test_the_progress_bar_is_drawn_on_a_terminal_unless_quiet(monkeypatch, tty, quiet, drawn):
+    stderr = Terminal() if tty else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    assert map_tasks(abs, [-1, 2], jobs=1, desc="cases", quiet=quiet) == [1, 2]
+    assert ("cases: 100%" in stderr.getvalue()) is drawn
+    assert drawn or stderr.getvalue() == ""
