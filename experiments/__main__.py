@@ -6,7 +6,7 @@ experiments all`` runs every experiment at paper scale, writes every figure and 
 
 Every command writes its outputs into a staging directory next to its destination
 ``<out>/<folder>`` and swaps the whole set in only when it has written all of it
-(:func:`cenmcc.simulation.outputs.staged_directory`): after a failure, an interrupt or a kill the
+(:func:`cenmcc.commands.staging.staged_directory`): after a failure, an interrupt or a kill the
 destination still holds the previous run, and a destination that no run wrote is refused before
 any work. The experiment's ``main(args, out)`` writes its tables and figures into ``out`` and
 returns a :class:`~experiments.registry.Computed`; the runner then writes ``summary.json`` with
@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
-from cenmcc.simulation.cli import (
+from cenmcc.commands.arguments import (
     HelpFormatter,
     add_output_arguments,
     add_parallel_arguments,
@@ -41,8 +41,8 @@ from cenmcc.simulation.cli import (
     check_parallel_arguments,
     run_into,
 )
-from cenmcc.simulation.outputs import staged_directory, write_json
-from cenmcc.simulation.signals import Interrupted, interrupts_raise, report
+from cenmcc.commands.signals import Interrupted, interrupts_raise, report
+from cenmcc.commands.staging import staged_directory, write_json
 
 from .paths import FIGURES, REPO_ROOT
 from .registry import EXPERIMENTS, TIMING, Computed
@@ -175,7 +175,7 @@ def destination(args: argparse.Namespace) -> Path:
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """The checks that need several arguments, the machine or the disk: before any work.
 
-    The shared ones (:func:`cenmcc.simulation.cli.check_parallel_arguments`, and whether the
+    The shared ones (:func:`cenmcc.commands.arguments.check_parallel_arguments`, and whether the
     destination may be replaced), then the command's own ``check_arguments(parser, args)`` if
     its module has one. Each exits through ``parser.error`` (status 2) naming the argument.
     """
@@ -191,7 +191,7 @@ def run_command(args: argparse.Namespace, argv: list[str]) -> int:
 
     Returns 0, or 1 after printing in one line why the command failed (a lost worker, a full
     disk), the destination untouched. SIGINT and SIGTERM propagate as
-    :class:`~cenmcc.simulation.signals.Interrupted`, naming the destination left unchanged.
+    :class:`~cenmcc.commands.signals.Interrupted`, naming the destination left unchanged.
     """
     target = destination(args)
     start = time.perf_counter()
@@ -307,7 +307,7 @@ def run(argv: list[str]) -> int:
     """Parse and check ``argv``, then run it; its exit status.
 
     For a caller that handles interruptions itself (paper_checks): SIGINT and SIGTERM, when
-    they raise :class:`~cenmcc.simulation.signals.Interrupted`, propagate.
+    they raise :class:`~cenmcc.commands.signals.Interrupted`, propagate.
     """
     parser = build_parser()
     args = parser.parse_args(argv)

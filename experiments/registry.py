@@ -66,7 +66,7 @@ class Experiment:
         Whether ``python -m experiments all`` runs it.
     updates : bool
         A run rewrites only some of the files and keeps the others
-        (:func:`cenmcc.simulation.outputs.staged_directory` with ``update=True``).
+        (:func:`cenmcc.commands.staging.staged_directory` with ``update=True``).
     """
 
     command: str

@@ -16,8 +16,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import NamedTuple
 
-from .cli import number
-
 #: Peak working memory a matrix takes in a worker that ranks a column (the values, their
 #: order, the ranks) or counts a pair (two rank arrays, the sort keys, the Fenwick tree's
 #: arrays): measured at 2·10⁷, 34 bytes to rank and 35 to 44 to count (about 48 where the
@@ -108,6 +106,17 @@ def require_memory(nbytes: int, what: str, detail: str = "", setting: str = "n_m
             f"available on this machine{detail}",
             setting,
         )
+
+
+def number(value: int) -> str:
+    """An integer as a message shows it: ``2,000,000``, or ``1.00e+400`` from 10¹⁵ on.
+
+    Examples
+    --------
+    >>> number(2 * 10**6), number(10**400)
+    ('2,000,000', '1.00e+400')
+    """
+    return f"{value:,}" if abs(value) < 10**15 else f"{Decimal(value):.2e}"
 
 
 def _gib(nbytes: int) -> str:

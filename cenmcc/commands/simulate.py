@@ -29,9 +29,14 @@ import time
 from pathlib import Path
 
 import cenmcc
+from cenmcc.simulation import resources, validation
+from cenmcc.simulation.engine import Simulation, run
+from cenmcc.simulation.generators import DirichletClassifier
+from cenmcc.simulation.papers import PaperGenerator
+from cenmcc.simulation.studies import KRatio
+from cenmcc.simulation.validation import check_validation
 
-from . import resources, validation
-from .cli import (
+from .arguments import (
     HelpFormatter,
     add_output_arguments,
     add_parallel_arguments,
@@ -39,16 +44,12 @@ from .cli import (
     check_destination,
     check_parallel_arguments,
     folder_name,
+    parallel_options,
     positive_int,
     run_into,
 )
-from .engine import Simulation, run
-from .generators import DirichletClassifier
-from .outputs import staged_directory, write_json
-from .papers import PaperGenerator
 from .signals import Interrupted, interrupts_raise, report
-from .studies import KRatio
-from .validation import check_validation
+from .staging import staged_directory, write_json
 
 PROG = "python -m cenmcc.simulation"
 
@@ -263,18 +264,18 @@ def execute(
 ) -> int:
     """Run the checked command into ``target``; 0, or 1 after one line saying why it failed.
 
-    SIGINT and SIGTERM propagate as :class:`~cenmcc.simulation.signals.Interrupted`, naming
+    SIGINT and SIGTERM propagate as :class:`~cenmcc.commands.signals.Interrupted`, naming
     ``target``, which they leave as it was.
     """
-    parallel = {"jobs": args.jobs, "backend": args.backend, "scheduler": args.scheduler}
+    parallel = parallel_options(args)
 
     def simulate():
-        result = run(sim, quiet=args.quiet, **parallel)
+        result = run(sim, **parallel)
         result.save(target, figures=not args.no_figures, call=call)
         print(_report(result))
 
     def validate():
-        report_ = validation.validate(sim, args.seeds, quiet=args.quiet, **parallel)
+        report_ = validation.validate(sim, args.seeds, **parallel)
         with staged_directory(target) as stage:
             write_json(stage / "validation.json", report_)
         print(json.dumps(report_["statistics"], indent=1))

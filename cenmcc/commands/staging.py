@@ -227,6 +227,20 @@ def save_figure(fig, path: Path, *, dpi: int = 150) -> Path:
     )
 
 
+def save_figures(figures: Mapping, directory: Path, suffixes=(".png", ".pdf")) -> None:
+    """Save each matplotlib Figure of ``figures`` (by file name) in every format, then close it.
+
+    ``directory / (name + suffix)`` for each suffix (:func:`save_figure`); a figure's memory is
+    released once it is saved.
+    """
+    import matplotlib.pyplot as plt  # the figures extra, which made the figures
+
+    for name, fig in figures.items():
+        for suffix in suffixes:
+            save_figure(fig, Path(directory) / f"{name}{suffix}")
+        plt.close(fig)
+
+
 def markdown_table(table, floatfmt: str = ".3g") -> str:
     """A pandas DataFrame as a GitHub Markdown table (numbers formatted with ``floatfmt``)."""
 
