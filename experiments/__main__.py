@@ -41,8 +41,9 @@ from cenmcc.commands.arguments import (
     check_parallel_arguments,
     run_into,
 )
+from cenmcc.commands.files import write_json
 from cenmcc.commands.signals import Interrupted, interrupts_raise, report
-from cenmcc.commands.staging import staged_directory, write_json
+from cenmcc.commands.staging import staged_directory
 
 from .paths import FIGURES, REPO_ROOT
 from .registry import EXPERIMENTS, TIMING, Computed

@@ -16,13 +16,9 @@ import sys
 from pathlib import Path
 
 from cenmcc.commands.arguments import HelpFormatter, check_destination, directory, output_root
+from cenmcc.commands.files import write_atomic_all
 from cenmcc.commands.signals import Interrupted, interrupts_raise, signals_deferred
-from cenmcc.commands.staging import (
-    NotReplaceable,
-    check_replaceable,
-    staged_directory,
-    write_atomic_all,
-)
+from cenmcc.commands.staging import NotReplaceable, check_replaceable, staged_directory
 from experiments import __main__ as experiments_main
 from experiments.paths import FIGURES
 

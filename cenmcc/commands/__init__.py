@@ -5,13 +5,16 @@ by ``python -m cenmcc.simulation``, ``python -m experiments`` and ``python -m pa
 
 - :mod:`~cenmcc.commands.signals`: SIGINT and SIGTERM raised as one exception, or held back
   over a step that must not be cut in two;
-- :mod:`~cenmcc.commands.staging`: outputs that are complete or absent (atomic files, a whole
-  directory swapped in once written) and never replace what a run did not write;
+- :mod:`~cenmcc.commands.files`: output files written whole (atomically), and the same bytes on
+  every rerun;
+- :mod:`~cenmcc.commands.staging`: output directories swapped in whole once a run has written
+  them, never replacing what a run did not write;
 - :mod:`~cenmcc.commands.arguments`: the options shared by every command, checked when parsed;
 - :mod:`~cenmcc.commands.simulate`: the library's own command, ``simulate`` and ``validate``.
 
-Imports go one way. ``signals`` and ``staging`` import nothing from :mod:`cenmcc.simulation`,
-which imports them (:meth:`~cenmcc.simulation.Result.save` stages its outputs, a dask cluster
-starts with signals held back, the column store locks its directory); ``arguments`` and
-``simulate`` import the engine, which never imports them. This ``__init__`` imports nothing.
+Imports go one way. ``signals``, ``files`` and ``staging`` import nothing from
+:mod:`cenmcc.simulation`, which imports them (:meth:`~cenmcc.simulation.Result.save` writes and
+stages its outputs, a dask cluster starts with signals held back, the column store locks its
+directory); ``arguments`` and ``simulate`` import the engine, which never imports them. This
+``__init__`` imports nothing, so that importing one module never imports the others.
 """

@@ -48,8 +48,9 @@ from .arguments import (
     positive_int,
     run_into,
 )
+from .files import write_json
 from .signals import Interrupted, interrupts_raise, report
-from .staging import staged_directory, write_json
+from .staging import staged_directory
 
 PROG = "python -m cenmcc.simulation"
 

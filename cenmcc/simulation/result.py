@@ -36,7 +36,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cenmcc.commands.staging import save_figures, staged_directory, stored, write_atomic, write_json
+from cenmcc.commands.files import save_figures, stored, write_atomic, write_json
+from cenmcc.commands.staging import staged_directory
 
 
 class Result(NamedTuple):
@@ -137,7 +138,7 @@ class Result(NamedTuple):
     def save(self, path, *, figures: bool = True, call: str | None = None) -> Path:
         """Write the summary, tables and figures into the directory ``path`` (all or nothing).
 
-        Floats are stored at :data:`~cenmcc.commands.staging.SIGNIFICANT_DIGITS` significant
+        Floats are stored at :data:`~cenmcc.commands.files.SIGNIFICANT_DIGITS` significant
         digits, those a rerun on another processor reproduces.
 
         Parameters
@@ -345,7 +346,7 @@ def _pair_rows(summary: dict) -> list[dict]:
 
 
 def _csv(rows: list[dict]) -> str:
-    """Rows as CSV text, floats as stored (:func:`~cenmcc.commands.staging.stored`), NaN as
+    """Rows as CSV text, floats as stored (:func:`~cenmcc.commands.files.stored`), NaN as
     ``nan``."""
     buffer = io.StringIO()
     if rows:

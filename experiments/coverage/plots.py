@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 import cenmcc
-from cenmcc.commands.staging import markdown_table
+from cenmcc.commands.files import markdown_table
 from cenmcc.simulation.figures import PAGE, style, subplots
 
 from .settings import CLOSED_FORMS, FLAG, LEVEL, MEASURES, METHODS, RESAMPLES

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from cenmcc.commands import staging
+from cenmcc.commands.files import to_jsonable, write_atomic, write_json
 from cenmcc.simulation import parallel
 from experiments import rerun
 from experiments.paths import REPO_ROOT
@@ -60,9 +60,9 @@ def test_atomic_write_leaves_nothing_on_failure_and_a_normal_mode_on_success(tmp
         raise OSError("disk full")
 
     with pytest.raises(OSError, match="disk full"):
-        staging.write_atomic(target, broken)
+        write_atomic(target, broken)
     assert list(tmp_path.iterdir()) == []
-    staging.write_json(target, {"x": np.float64(1.5), "nan": float("nan"), "a": np.arange(2)})
+    write_json(target, {"x": np.float64(1.5), "nan": float("nan"), "a": np.arange(2)})
     assert (
         target.read_text() == '{\n  "x": 1.5,\n  "nan": "nan",\n  "a": [\n    0,\n    1\n  ]\n}\n'
     )
@@ -128,7 +128,7 @@ def test_rerun_comparison_detects_a_changed_ninth_digit():
     changed = summary | {"r": 0.123456788}
     files = {
         "figures/x/summary.json": tuple(
-            json.dumps(staging.to_jsonable(s)).encode() for s in (summary, changed)
+            json.dumps(to_jsonable(s)).encode() for s in (summary, changed)
         ),
         "figures/x/figure.pdf": (b"%PDF-1", b"%PDF-1"),
     }
@@ -145,7 +145,7 @@ def test_a_changed_14th_digit_is_not_stored_so_the_rerun_matches():
     here, there = 0.12345678901234, 0.12345678901235
     files = {
         "figures/x/summary.json": tuple(
-            json.dumps(staging.to_jsonable({"r": v})).encode() for v in (here, there)
+            json.dumps(to_jsonable({"r": v})).encode() for v in (here, there)
         )
     }
     assert rerun.compare(files).startswith("rerun matches the committed results: every stored")

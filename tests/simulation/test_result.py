@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cenmcc
-from cenmcc.commands import staging
+from cenmcc.commands import files
 from cenmcc.simulation import KRatio, Simulation, run
 
 
@@ -49,7 +49,7 @@ def test_save_writes_the_summary_tables_and_figures(tmp_path, result, as_text):
     summary = json.loads((target / "summary.json").read_text())
     assert summary["simulation"]["measures"] == ["cen", "mcc", "accuracy", "tmcc"]
     consistency = result.pair("cen", "mcc")["consistency"]
-    assert summary["pairs"]["cen"]["mcc"]["consistency"] == staging.stored(consistency)
+    assert summary["pairs"]["cen"]["mcc"]["consistency"] == files.stored(consistency)
     rows = (target / "pairs.csv").read_text().splitlines()
     assert rows[0].startswith("f,g,scope,K,pearson,pearson_se,kendall_tau_b")
     assert len(rows) == 1 + 6 * 5  # six pairs, overall, within K and three values of K
@@ -134,9 +134,9 @@ def test_load_returns_what_save_wrote_with_its_provenance(tmp_path):
     result = run(sim, jobs=1, quiet=True)
     result.save(tmp_path / "run", figures=False)
     loaded = type(result).load(tmp_path / "run")
-    saved = json.loads(json.dumps(staging.to_jsonable(result.summary)).replace('"nan"', "NaN"))
+    saved = json.loads(json.dumps(files.to_jsonable(result.summary)).replace('"nan"', "NaN"))
     assert json.dumps(loaded.summary) == json.dumps(saved)  # every statistic, NaN included
-    assert loaded.pair("cen", "mcc")["consistency"] == staging.stored(
+    assert loaded.pair("cen", "mcc")["consistency"] == files.stored(
         result.pair("cen", "mcc")["consistency"]
     )
     for name, column in result.table.items():

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cenmcc.commands import arguments, staging
+from cenmcc.commands import arguments, files, staging
 from cenmcc.simulation import resources
 from experiments import discriminancy
 from experiments.__main__ import main
@@ -57,7 +57,7 @@ def test_a_failed_or_interrupted_run_leaves_the_previous_one(tmp_path, error):
 
     def run():
         with staging.staged_directory(destination) as stage:
-            staging.write_json(stage / "summary.json", {"run": "new"})
+            files.write_json(stage / "summary.json", {"run": "new"})
             raise error
 
     with pytest.raises(type(error)):
@@ -245,8 +245,8 @@ def test_the_committed_outputs_can_be_replaced_by_a_fresh_clone():
 
 def test_compressed_tables_carry_no_date_or_name(tmp_path):
     table = pd.DataFrame({"a": np.arange(5), "b": np.linspace(0, 1, 5)})
-    first = staging.write_table(tmp_path / "one.csv.gz", table).read_bytes()
-    second = staging.write_table(tmp_path / "two.csv.gz", table).read_bytes()
+    first = files.write_table(tmp_path / "one.csv.gz", table).read_bytes()
+    second = files.write_table(tmp_path / "two.csv.gz", table).read_bytes()
     assert first == second
     assert first[4:8] == b"\0\0\0\0"  # MTIME field of the gzip header
     assert first[3] & 0x08 == 0  # no FNAME flag
@@ -262,11 +262,11 @@ def test_a_float_that_differs_beyond_the_stored_digits_writes_the_same_bytes(tmp
         table = pd.DataFrame({"reading": ["a"], "r": [value], "mixed": [value]}).astype(
             {"mixed": object}
         )
-        json_text = staging.write_json(tmp_path / f"{i}.json", summary).read_bytes()
-        csv_text = staging.write_table(tmp_path / f"{i}.csv", table).read_bytes()
+        json_text = files.write_json(tmp_path / f"{i}.json", summary).read_bytes()
+        csv_text = files.write_table(tmp_path / f"{i}.csv", table).read_bytes()
         written.append((json_text, csv_text))
     assert written[0] == written[1]
-    stored = f"{here:.{staging.SIGNIFICANT_DIGITS}g}"
+    stored = f"{here:.{files.SIGNIFICANT_DIGITS}g}"
     assert json.loads(written[0][0]) == {
         "r": float(stored),
         "ci": [float(stored), -float(stored)],
@@ -279,9 +279,9 @@ def test_a_float_that_differs_beyond_the_stored_digits_writes_the_same_bytes(tmp
 def test_a_difference_within_the_stored_digits_is_kept():
     value = 0.1234567891
     changed = value + 1e-10  # the 10th significant digit
-    assert staging.stored(value) != staging.stored(changed)
-    assert staging.stored(1e-300) == 1e-300  # significant digits, not decimals
-    assert staging.stored(-2.5) == -2.5
+    assert files.stored(value) != files.stored(changed)
+    assert files.stored(1e-300) == 1e-300  # significant digits, not decimals
+    assert files.stored(-2.5) == -2.5
 
 
 def test_require_memory_names_the_argument_and_both_figures():
