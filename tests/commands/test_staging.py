@@ -1,8 +1,6 @@
 """Outputs are replaced as a whole or not at all; bad arguments fail before anything is touched."""
 
-import argparse
 import errno
-import gzip
 import json
 import os
 import re
@@ -14,15 +12,11 @@ import textwrap
 import time
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pytest
 
-from cenmcc.commands import arguments, files, staging
-from cenmcc.simulation import resources
-from experiments import discriminancy
+from cenmcc.commands import files, staging
 from experiments.__main__ import main
-from experiments.paths import FIGURES, REPO_ROOT
+from experiments.paths import FIGURES
 
 PREVIOUS = {"summary.json": '{"run": "previous"}\n', "figure.png": "previous figure"}
 
@@ -243,54 +237,6 @@ def test_the_committed_outputs_can_be_replaced_by_a_fresh_clone():
             assert [Path(f) for f in staging.users_files(directory)] == kept, directory
 
 
-def test_compressed_tables_carry_no_date_or_name(tmp_path):
-    table = pd.DataFrame({"a": np.arange(5), "b": np.linspace(0, 1, 5)})
-    first = files.write_table(tmp_path / "one.csv.gz", table).read_bytes()
-    second = files.write_table(tmp_path / "two.csv.gz", table).read_bytes()
-    assert first == second
-    assert first[4:8] == b"\0\0\0\0"  # MTIME field of the gzip header
-    assert first[3] & 0x08 == 0  # no FNAME flag
-    assert gzip.decompress(first).decode() == table.to_csv(index=False)
-
-
-def test_a_float_that_differs_beyond_the_stored_digits_writes_the_same_bytes(tmp_path):
-    # Two processors' results for one statistic: they differ in the 16th significant digit.
-    here, there = 0.9949348814528318, 0.9949348814528316
-    written = []
-    for i, value in enumerate((here, there)):
-        summary = {"r": np.float64(value), "ci": [value, -value], "n": 5, "nan": float("nan")}
-        table = pd.DataFrame({"reading": ["a"], "r": [value], "mixed": [value]}).astype(
-            {"mixed": object}
-        )
-        json_text = files.write_json(tmp_path / f"{i}.json", summary).read_bytes()
-        csv_text = files.write_table(tmp_path / f"{i}.csv", table).read_bytes()
-        written.append((json_text, csv_text))
-    assert written[0] == written[1]
-    stored = f"{here:.{files.SIGNIFICANT_DIGITS}g}"
-    assert json.loads(written[0][0]) == {
-        "r": float(stored),
-        "ci": [float(stored), -float(stored)],
-        "n": 5,
-        "nan": "nan",
-    }
-    assert written[0][1].decode() == f"reading,r,mixed\na,{stored},{stored}\n"
-
-
-def test_a_difference_within_the_stored_digits_is_kept():
-    value = 0.1234567891
-    changed = value + 1e-10  # the 10th significant digit
-    assert files.stored(value) != files.stored(changed)
-    assert files.stored(1e-300) == 1e-300  # significant digits, not decimals
-    assert files.stored(-2.5) == -2.5
-
-
-def test_require_memory_names_the_argument_and_both_figures():
-    available = resources.available_bytes()
-    resources.require_memory(available // 2, "--n 10")
-    with pytest.raises(ValueError, match=r"--n 10\*\*18 needs about .* GiB .* GiB available"):
-        resources.require_memory(2 * available, "--n 10**18")
-
-
 #: Arguments refused before any work, and the message (a regular expression).
 BAD_ARGUMENTS = [
     (["binary", "--s-max", "100000"], "argument --s-max: .* matrices.* GiB"),
@@ -372,111 +318,6 @@ def test_a_full_disk_is_one_line_naming_the_file_and_keeps_the_previous_run(
     ]
     assert _contents(destination) == PREVIOUS
     assert [p.name for p in tmp_path.iterdir()] == ["binary"]
-
-
-@pytest.mark.parametrize(
-    ("text", "value"), [("20000000", 20_000_000), ("20_000_000", 20_000_000), ("2e7", 20_000_000)]
-)
-def test_counts_can_be_written_in_powers_of_ten(text, value):
-    assert arguments.positive_int(text) == value
-
-
-def test_an_output_directory_that_cannot_be_written_is_refused(tmp_path):
-    (tmp_path / "file").write_text("")
-    with pytest.raises(argparse.ArgumentTypeError, match="not a directory"):
-        arguments.output_root(str(tmp_path / "file"))
-    with pytest.raises(argparse.ArgumentTypeError, match="cannot write in /proc"):
-        arguments.output_root("/proc/new")
-    assert arguments.output_root(str(tmp_path / "a" / "b")) == tmp_path / "a" / "b"
-    assert not (tmp_path / "a").exists()  # checked, not created
-
-
-def test_reruns_are_byte_identical_and_record_the_run(tmp_path):
-    for name in ("one", "two"):
-        assert main(["binary", "--s-max", "6", "--quiet", "--out", str(tmp_path / name)]) == 0
-    one, two = tmp_path / "one" / "binary", tmp_path / "two" / "binary"
-    files = sorted(p.name for p in one.iterdir())
-    assert files == sorted(p.name for p in two.iterdir())
-    assert {"run.json", "timing.json", "summary.json", "figure4.pdf", staging.MARKER} <= set(files)
-    for name in files:
-        if name != "timing.json":
-            assert (one / name).read_bytes() == (two / name).read_bytes(), name
-    record = json.loads((one / "run.json").read_text())
-    assert record["command"] == "python -m experiments binary --s-max 6"
-    assert record["arguments"]["s_max"] == 6
-    summary = json.loads((one / "summary.json").read_text())
-    assert summary["run"] == record
-    assert "timing" not in summary
-    timing = json.loads((one / "timing.json").read_text())
-    assert set(timing) == {"computation_seconds", "command_seconds", "details", "machine"}
-    assert 0 < timing["computation_seconds"] < timing["command_seconds"]
-
-
-def test_timings_are_kept_out_of_git():
-    ignored = subprocess.run(
-        ["git", "check-ignore", "-q", "figures/binary/timing.json"],
-        cwd=REPO_ROOT,
-        check=False,
-    )
-    if ignored.returncode == 128:
-        pytest.skip("not a git checkout")
-    assert ignored.returncode == 0
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", ["loky", "threading", "dask"])
-def test_every_backend_gives_the_same_discriminancy_sweep(backend):
-    kwargs = {"order_check_max_n": 6, "quiet": True}
-    reference, _ = discriminancy.run(6, 8, jobs=1, backend="loky", **kwargs)
-    table, summary = discriminancy.run(6, 8, jobs=2, backend=backend, **kwargs)
-    pd.testing.assert_frame_equal(table, reference)
-    assert summary["order_check"]["order_independent"]
-
-
-def test_a_simulations_footprint_counts_its_measures_pairs_and_study_columns(monkeypatch):
-    from cenmcc.simulation import KRatio, Simulation
-
-    def counting(sim, **kwargs):
-        parts = resources.simulation_memory(sim, **kwargs)
-        return next(p.nbytes for p in parts if p.what == "counting the pairs")
-
-    sim = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"), studies=(KRatio(),))
-    # K (2 bytes), then cen, mcc, tmcc and the study's two k·CEN (24 each:
-    # the value, its ranks overall with their rows, within K, and its tolerance's groups);
-    # pair-count tasks, two at once on two workers.
-    assert resources.store_bytes(sim) == 1000 * (2 + 24 * 5)
-    assert counting(sim, jobs=2) == 1000 * 56 * 2
-    # One pair: its two columns ranked overall and within K are four tasks, all at once on four.
-    one_pair = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"))
-    assert counting(one_pair, jobs=4) == 1000 * 56 * 4
-    # split further only as far as memory then holds
-    assert counting(one_pair, jobs=8) == 1000 * 56 * 4
-    # the pairs are counted on the cluster, and the chunks reduced there
-    on_cluster = resources.simulation_memory(sim, scheduler="tcp://elsewhere:8786")
-    assert counting(sim, scheduler="tcp://elsewhere:8786") == 0
-    held = 2 * sim.jackknife_groups + 2
-    assert max(on_cluster).nbytes == held * KRatio().footprint(sim).state
-
-
-def test_the_bootstrap_states_grow_with_the_resamples_and_the_groups():
-    """Calibrated: 24 bytes a resample, number of classes and state held (studies.py)."""
-    from cenmcc.simulation import KRatio, Simulation
-    from cenmcc.simulation.papers import PaperGenerator
-
-    def study_bytes(n, resamples, chunk_size):
-        sim = Simulation(
-            PaperGenerator(),  # 28 numbers of classes
-            n,
-            studies=(KRatio(n_resamples=resamples),),
-            chunk_size=chunk_size,
-        )
-        return resources.simulation_memory(sim, jobs=2)[-1].nbytes
-
-    per_resample = study_bytes(200_000, 20_000, 2_000) - study_bytes(200_000, 10_000, 2_000)
-    # 100 groups of one chunk: 202 states, and a chunk's in each of two workers
-    assert per_resample / 10_000 == pytest.approx(202 * 28 * 24, rel=0.05)
-    # ten chunks: ten groups, 22 states
-    assert study_bytes(200_000, 999, 20_000) < study_bytes(200_000, 999, 2_000) / 5
 
 
 @pytest.mark.parametrize("name", [".", "..", "../x", "/tmp/x", "a/b", "", ".hidden"])
