@@ -207,6 +207,8 @@ def test_the_command_takes_a_users_measure(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("n_measures", [3, 8, 17])
 def test_the_per_k_figure_stays_legible_for_many_measures(n_measures, tmp_path):
     pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
     from cenmcc.simulation import figures
 
     names = list(cenmcc.MEASURES)[:n_measures]
@@ -224,4 +226,4 @@ def test_the_per_k_figure_stays_legible_for_many_measures(n_measures, tmp_path):
     legend = fig.legends[0].get_window_extent()
     assert min(legend.x0, legend.y0) >= 0
     assert legend.x1 <= fig.bbox.width
-    figures.close(fig)
+    plt.close(fig)
