@@ -34,15 +34,13 @@ from pathlib import Path
 
 from cenmcc.commands.arguments import (
     HelpFormatter,
-    add_output_arguments,
-    add_parallel_arguments,
-    add_seed_argument,
+    add_option_groups,
     check_destination,
     check_parallel_arguments,
     run_into,
 )
 from cenmcc.commands.files import write_json
-from cenmcc.commands.signals import Interrupted, interrupts_raise, report
+from cenmcc.commands.signals import Interrupted, run_command_line
 from cenmcc.commands.staging import staged_directory
 
 from .paths import FIGURES, REPO_ROOT
@@ -71,20 +69,6 @@ passed on to the experiments that take them."""
 PASSED_ON = ("seed", "jobs", "backend", "scheduler")
 
 
-#: The option groups shared by the commands (:attr:`experiments.registry.Experiment.options`).
-OPTIONS = {
-    "seed": add_seed_argument,
-    "parallel": add_parallel_arguments,
-    "output": add_output_arguments,
-}
-
-
-def add_options(parser: argparse.ArgumentParser, groups: tuple[str, ...]) -> None:
-    """Add the shared option ``groups`` to a command's ``parser``, in their order."""
-    for group in groups:
-        OPTIONS[group](parser)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
@@ -99,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=HelpFormatter,
         )
         experiment.load().add_arguments(command)
-        add_options(command, experiment.options)
+        add_option_groups(command, experiment.options)
         command.set_defaults(experiment=experiment, parser=command)
     everything = sub.add_parser(
         "all",
@@ -108,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
     )
     everything.set_defaults(parser=everything)
-    add_options(everything, ("seed", "parallel", "output"))
+    add_option_groups(everything, ("seed", "parallel", "output"))
     return parser
 
 
@@ -319,13 +303,8 @@ def run(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    start = time.perf_counter()
-    with interrupts_raise():
-        try:
-            return run(argv)
-        except Interrupted as err:
-            return report(err, f"`{PROG} {' '.join(argv)}`", start)
+    """The command line ``argv`` (by default the process's), run; its exit status."""
+    return run_command_line(PROG, run, argv)
 
 
 if __name__ == "__main__":

@@ -61,7 +61,8 @@ class Experiment:
     options : tuple of str
         The shared option groups it takes after its own, in the order of its ``--help``:
         ``seed`` (``--seed``), ``parallel`` (``--jobs``, ``--backend``, ``--scheduler``) and
-        ``output`` (``--out``, ``--quiet``), added by ``python -m experiments``.
+        ``output`` (``--out``, ``--quiet``), added by
+        :func:`cenmcc.commands.arguments.add_option_groups`.
     in_all : bool
         Whether ``python -m experiments all`` runs it.
     updates : bool

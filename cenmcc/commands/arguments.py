@@ -220,6 +220,23 @@ def add_seed_argument(parser: argparse.ArgumentParser, default: int = 0) -> None
     )
 
 
+def add_option_groups(
+    parser: argparse.ArgumentParser, groups: tuple[str, ...], *, out: str = "figures/"
+) -> None:
+    """Add the option ``groups`` that commands share to ``parser``, in their order.
+
+    ``seed`` (:func:`add_seed_argument`), ``parallel`` (:func:`add_parallel_arguments`) and
+    ``output`` (:func:`add_output_arguments`, ``--out`` defaulting to ``out``).
+    """
+    adders = {
+        "seed": add_seed_argument,
+        "parallel": add_parallel_arguments,
+        "output": lambda parser: add_output_arguments(parser, default=out),
+    }
+    for group in groups:
+        adders[group](parser)
+
+
 def _scheduler_problem(address: str) -> str | None:
     """Why ``address`` (see :func:`scheduler_address`) does not answer, or None if it does."""
     parts = urlsplit(address if "://" in address else f"tcp://{address}")

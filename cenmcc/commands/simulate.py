@@ -25,7 +25,6 @@ import ast
 import importlib
 import json
 import sys
-import time
 from pathlib import Path
 
 import cenmcc
@@ -38,9 +37,7 @@ from cenmcc.simulation.validation import check_validation
 
 from .arguments import (
     HelpFormatter,
-    add_output_arguments,
-    add_parallel_arguments,
-    add_seed_argument,
+    add_option_groups,
     check_destination,
     check_parallel_arguments,
     folder_name,
@@ -49,7 +46,7 @@ from .arguments import (
     run_into,
 )
 from .files import write_json
-from .signals import Interrupted, interrupts_raise, report
+from .signals import run_command_line
 from .staging import staged_directory
 
 PROG = "python -m cenmcc.simulation"
@@ -155,9 +152,7 @@ def add_arguments(parser: argparse.ArgumentParser, *, validate: bool = False) ->
         )
     else:
         parser.add_argument("--no-figures", action="store_true", help="summary and tables only")
-    add_seed_argument(parser)
-    add_parallel_arguments(parser)
-    add_output_arguments(parser, default="runs/")
+    add_option_groups(parser, ("seed", "parallel", "output"), out="runs/")
 
 
 def _param(text: str) -> tuple[str, object]:
@@ -286,20 +281,18 @@ def execute(
 
 def main(argv: list[str] | None = None) -> int:
     """The command line: parse and check ``argv`` before any work, then run it; its status."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    start = time.perf_counter()
-    with interrupts_raise():
-        try:
-            parser = build_parser()
-            args = parser.parse_args(argv)
-            sim = check_arguments(args.parser, args)
-            target = destination(args)
-            check_destination(args.parser, target)
-            return execute(args, sim, target, " ".join([PROG, *argv]))
-        except resources.ResourceError as err:  # raised by `run` before any work
-            args.parser.error(f"argument {OPTIONS.get(err.setting, '--n')}: {err}")
-        except Interrupted as err:
-            return report(err, f"`{PROG} {' '.join(argv)}`", start)
+    return run_command_line(PROG, _parse_and_run, argv)
+
+
+def _parse_and_run(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        sim = check_arguments(args.parser, args)
+        target = destination(args)
+        check_destination(args.parser, target)
+        return execute(args, sim, target, " ".join([PROG, *argv]))
+    except resources.ResourceError as err:  # raised by `run` before any work
+        args.parser.error(f"argument {OPTIONS.get(err.setting, '--n')}: {err}")
 
 
 def _report(result) -> str:
