@@ -136,6 +136,9 @@ def locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
 
     A lock dies with the process that holds it, so a directory whose lock is free has lost
     the run that locked it (:func:`recover`, :class:`~cenmcc.simulation.pairs.ColumnStore`).
+    The directory itself is locked, not a lock file beside it as ``filelock`` makes (with the
+    same ``flock`` underneath): a lock file would be one more leftover of a killed run to
+    recover, and, inside an output, a file that is neither the run's nor the user's.
     """
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     try:
