@@ -16,5 +16,5 @@ Imports go one way. ``signals``, ``files`` and ``staging`` import nothing from
 :mod:`cenmcc.simulation`, which imports them (:meth:`~cenmcc.simulation.Result.save` writes and
 stages its outputs, a dask cluster starts with signals held back, the column store locks its
 directory); ``arguments`` and ``simulate`` import the engine, which never imports them. This
-``__init__`` imports nothing, so that importing one module never imports the others.
+``__init__`` imports nothing, so that the engine, importing ``staging``, imports no command.
 """
