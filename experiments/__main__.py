@@ -6,7 +6,7 @@ experiments all`` runs every experiment at paper scale, writes every figure and 
 
 Every command writes its outputs into a staging directory next to its destination
 ``<out>/<folder>`` and swaps the whole set in only when it has written all of it
-(:func:`cenmcc.simulation.outputs.staged_directory`): after a failure, an interrupt or a kill the
+(:func:`cenmcc.commands.staging.staged_directory`): after a failure, an interrupt or a kill the
 destination still holds the previous run, and a destination that no run wrote is refused before
 any work. The experiment's ``main(args, out)`` writes its tables and figures into ``out`` and
 returns a :class:`~experiments.registry.Computed`; the runner then writes ``summary.json`` with
@@ -32,17 +32,16 @@ from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
-from cenmcc.simulation.cli import (
+from cenmcc.commands.arguments import (
     HelpFormatter,
-    add_output_arguments,
-    add_parallel_arguments,
-    add_seed_argument,
+    add_option_groups,
     check_destination,
     check_parallel_arguments,
     run_into,
 )
-from cenmcc.simulation.outputs import staged_directory, write_json
-from cenmcc.simulation.signals import Interrupted, interrupts_raise, report
+from cenmcc.commands.files import write_json
+from cenmcc.commands.signals import Interrupted, run_command_line
+from cenmcc.commands.staging import staged_directory
 
 from .paths import FIGURES, REPO_ROOT
 from .registry import EXPERIMENTS, TIMING, Computed
@@ -70,20 +69,6 @@ two cores. The options below are passed on to the experiments that take them."""
 PASSED_ON = ("seed", "jobs", "backend", "scheduler")
 
 
-#: The option groups shared by the commands (:attr:`experiments.registry.Experiment.options`).
-OPTIONS = {
-    "seed": add_seed_argument,
-    "parallel": add_parallel_arguments,
-    "output": add_output_arguments,
-}
-
-
-def add_options(parser: argparse.ArgumentParser, groups: tuple[str, ...]) -> None:
-    """Add the shared option ``groups`` to a command's ``parser``, in their order."""
-    for group in groups:
-        OPTIONS[group](parser)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
@@ -98,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=HelpFormatter,
         )
         experiment.load().add_arguments(command)
-        add_options(command, experiment.options)
+        add_option_groups(command, experiment.options)
         command.set_defaults(experiment=experiment, parser=command)
     everything = sub.add_parser(
         "all",
@@ -107,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
     )
     everything.set_defaults(parser=everything)
-    add_options(everything, ("seed", "parallel", "output"))
+    add_option_groups(everything, ("seed", "parallel", "output"))
     return parser
 
 
@@ -175,7 +160,7 @@ def destination(args: argparse.Namespace) -> Path:
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """The checks that need several arguments, the machine or the disk: before any work.
 
-    The shared ones (:func:`cenmcc.simulation.cli.check_parallel_arguments`, and whether the
+    The shared ones (:func:`cenmcc.commands.arguments.check_parallel_arguments`, and whether the
     destination may be replaced), then the command's own ``check_arguments(parser, args)`` if
     its module has one. Each exits through ``parser.error`` (status 2) naming the argument.
     """
@@ -191,7 +176,7 @@ def run_command(args: argparse.Namespace, argv: list[str]) -> int:
 
     Returns 0, or 1 after printing in one line why the command failed (a lost worker, a full
     disk), the destination untouched. SIGINT and SIGTERM propagate as
-    :class:`~cenmcc.simulation.signals.Interrupted`, naming the destination left unchanged.
+    :class:`~cenmcc.commands.signals.Interrupted`, naming the destination left unchanged.
     """
     target = destination(args)
     start = time.perf_counter()
@@ -308,7 +293,7 @@ def run(argv: list[str]) -> int:
     """Parse and check ``argv``, then run it; its exit status.
 
     For a caller that handles interruptions itself (paper_checks): SIGINT and SIGTERM, when
-    they raise :class:`~cenmcc.simulation.signals.Interrupted`, propagate.
+    they raise :class:`~cenmcc.commands.signals.Interrupted`, propagate.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -319,13 +304,8 @@ def run(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    start = time.perf_counter()
-    with interrupts_raise():
-        try:
-            return run(argv)
-        except Interrupted as err:
-            return report(err, f"`{PROG} {' '.join(argv)}`", start)
+    """The command line ``argv`` (by default the process's), run; its exit status."""
+    return run_command_line(PROG, run, argv)
 
 
 if __name__ == "__main__":

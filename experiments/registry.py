@@ -62,12 +62,13 @@ class Experiment:
     options : tuple of str
         The shared option groups it takes after its own, in the order of its ``--help``:
         ``seed`` (``--seed``), ``parallel`` (``--jobs``, ``--backend``, ``--scheduler``) and
-        ``output`` (``--out``, ``--quiet``), added by ``python -m experiments``.
+        ``output`` (``--out``, ``--quiet``), added by
+        :func:`cenmcc.commands.arguments.add_option_groups`.
     in_all : bool
         Whether ``python -m experiments all`` runs it.
     updates : bool
         A run rewrites only some of the files and keeps the others
-        (:func:`cenmcc.simulation.outputs.staged_directory` with ``update=True``).
+        (:func:`cenmcc.commands.staging.staged_directory` with ``update=True``).
     """
 
     command: str

@@ -1,6 +1,6 @@
 """Whether a rerun matches the committed results: the last line of ``python -m experiments all``.
 
-A run stores every float at :data:`cenmcc.simulation.outputs.SIGNIFICANT_DIGITS` significant
+A run stores every float at :data:`cenmcc.commands.files.SIGNIFICANT_DIGITS` significant
 digits, the digits a rerun on another processor reproduces, so a rerun that computes the same
 results rewrites the committed files byte for byte. :func:`rerun_line` says in one line whether
 it did: the same claims with the same verdicts (``results.json``), and the largest relative

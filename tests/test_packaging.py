@@ -30,6 +30,7 @@ def test_the_wheel_ships_only_the_library(tmp_path):
     top = {name.split("/")[0] for name in names}
     assert {t for t in top if not t.endswith(".dist-info")} == {"cenmcc"}
     assert "cenmcc/simulation/engine.py" in names
+    assert "cenmcc/commands/staging.py" in names
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     requires = [
         line.split(":", 1)[1].strip()

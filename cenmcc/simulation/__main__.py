@@ -1,8 +1,8 @@
-"""``python -m cenmcc.simulation``: see :mod:`cenmcc.simulation.command`."""
+"""``python -m cenmcc.simulation``: see :mod:`cenmcc.commands.simulate`."""
 
 import sys
 
-from .command import main
+from cenmcc.commands.simulate import main
 
 if __name__ == "__main__":
     sys.exit(main())

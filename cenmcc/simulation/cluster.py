@@ -37,7 +37,8 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 
-from .signals import signals_deferred
+from cenmcc.commands.signals import signals_deferred
+
 from .tasks import ParallelError, TaskError, check_picklable, run_task
 
 #: Seconds to wait for the scheduler to answer, for workers to appear, or for a check to end.

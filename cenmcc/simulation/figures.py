@@ -103,11 +103,6 @@ def legend_key(label: str, **line) -> Line2D:
     return Line2D([], [], label=label, **line)
 
 
-def close(fig) -> None:
-    """Release a figure's memory once it is saved."""
-    plt.close(fig)
-
-
 def result_figures(result) -> dict:
     """The figures of :meth:`cenmcc.simulation.Result.save`, by file name."""
     labels = {m.name: m.label for m in result.simulation.resolved_measures}

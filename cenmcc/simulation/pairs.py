@@ -44,11 +44,11 @@ from typing import NamedTuple
 import numpy as np
 
 from cenmcc import _ranking
+from cenmcc.commands.staging import locked
 from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
 from cenmcc.comparison import _dense_ranks as tie_group_ranks
 from cenmcc.ties import undecided
 
-from .outputs import locked
 from .parallel import map_tasks
 from .resources import PAIR_COUNT_BYTES, available_bytes
 

@@ -86,6 +86,17 @@ def require_memory(nbytes: int, what: str, detail: str = "", setting: str = "n_m
         )
 
 
+def number(value: int) -> str:
+    """An integer as a message shows it: ``2,000,000``, or ``1.00e+400`` from 10¹⁵ on.
+
+    Examples
+    --------
+    >>> number(2 * 10**6), number(10**400)
+    ('2,000,000', '1.00e+400')
+    """
+    return f"{value:,}" if abs(value) < 10**15 else f"{Decimal(value):.2e}"
+
+
 def _gib(nbytes: int) -> str:
     """``nbytes`` for a message: in GiB, or in bytes as a power of ten beyond 2⁷⁰ (any size)."""
     return f"{nbytes / 2**30:,.1f} GiB" if nbytes < 2**70 else f"{Decimal(nbytes):.2e} bytes"

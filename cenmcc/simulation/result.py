@@ -1,7 +1,7 @@
 """A finished simulation: its summary, tables and figures, and how to save them.
 
 ``Result.save(path)`` writes, all or nothing (into a staging directory swapped in whole when
-complete, :func:`cenmcc.simulation.outputs.staged_directory`):
+complete, :func:`cenmcc.commands.staging.staged_directory`):
 
 - ``summary.json``: every statistic with its standard error;
 - ``measures.csv``: per measure, overall and per K, its count, mean, SD and undefined values;
@@ -36,7 +36,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .outputs import stored
+from cenmcc.commands.files import save_figures, stored, write_atomic, write_json
+from cenmcc.commands.staging import staged_directory
 
 
 class Result(NamedTuple):
@@ -137,7 +138,7 @@ class Result(NamedTuple):
     def save(self, path, *, figures: bool = True, call: str | None = None) -> Path:
         """Write the summary, tables and figures into the directory ``path`` (all or nothing).
 
-        Floats are stored at :data:`~cenmcc.simulation.outputs.SIGNIFICANT_DIGITS` significant
+        Floats are stored at :data:`~cenmcc.commands.files.SIGNIFICANT_DIGITS` significant
         digits, those a rerun on another processor reproduces.
 
         Parameters
@@ -164,8 +165,6 @@ class Result(NamedTuple):
         ImportError
             If ``figures`` and matplotlib is missing (before anything is written).
         """
-        from .outputs import save_figure, staged_directory, write_atomic, write_json
-
         if figures:
             from . import figures as plots  # ImportError now, before any output is touched
         destination = Path(path)
@@ -174,10 +173,7 @@ class Result(NamedTuple):
                 text = _csv(rows)
                 write_atomic(stage / f"{name}.csv", lambda tmp, text=text: tmp.write_text(text))
             if figures:
-                for name, fig in plots.result_figures(self).items():
-                    for suffix in (".png", ".pdf"):
-                        save_figure(fig, stage / f"{name}{suffix}")
-                    plots.close(fig)
+                save_figures(plots.result_figures(self), stage)
             if self.table is not None:
                 (stage / "table").mkdir()
                 for name, column in self.table.items():
@@ -350,7 +346,7 @@ def _pair_rows(summary: dict) -> list[dict]:
 
 
 def _csv(rows: list[dict]) -> str:
-    """Rows as CSV text, floats as stored (:func:`~cenmcc.simulation.outputs.stored`), NaN as
+    """Rows as CSV text, floats as stored (:func:`~cenmcc.commands.files.stored`), NaN as
     ``nan``."""
     buffer = io.StringIO()
     if rows:

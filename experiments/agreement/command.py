@@ -5,13 +5,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from cenmcc.commands.arguments import parallel_options, positive_int
+from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
 from cenmcc.simulation import Result, resources
-from cenmcc.simulation import figures as plots
-from cenmcc.simulation.cli import (
-    number,
-    positive_int,
-)
-from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
+from cenmcc.simulation.resources import number
 
 from ..registry import Computed
 from .compute import overview, run, summarize, tables
@@ -25,15 +22,12 @@ def write_outputs(summary: dict, results: dict[str, Result], out) -> None:
         write_table(out / f"{name}.csv", table)
     text = markdown_table(overview(summary)) + "\n"
     write_atomic(out / "agreement.md", lambda tmp: tmp.write_text(text))
-    drawn = (
-        ("agreement_matrices", plot_matrices(summary)),
-        ("consistency_by_k", plot_by_k(summary)),
-        ("cen_mcc_density", plot_density(results)),
-    )
-    for name, fig in drawn:
-        for suffix in (".png", ".pdf"):
-            save_figure(fig, out / f"{name}{suffix}")
-        plots.close(fig)
+    drawn = {
+        "agreement_matrices": plot_matrices(summary),
+        "consistency_by_k": plot_by_k(summary),
+        "cen_mcc_density": plot_density(results),
+    }
+    save_figures(drawn, out)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,9 +65,7 @@ def main(args: argparse.Namespace, out) -> Computed:
     """Run the study, write its tables and figures into ``out``, report the findings."""
     config = Config(n_matrices=args.n, seed=args.seed, chunk_size=args.chunk_size)
     start = time.perf_counter()
-    results, timing = run(
-        config, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, quiet=args.quiet
-    )
+    results, timing = run(config, **parallel_options(args))
     seconds = time.perf_counter() - start
     summary = summarize(config, results)
     write_outputs(summary, results, out)

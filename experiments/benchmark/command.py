@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from cenmcc.simulation.cli import positive_int
-from cenmcc.simulation.figures import close
-from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
+from cenmcc.commands.arguments import positive_int
+from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
 
 from ..registry import Computed
 from .compute import (
@@ -86,9 +85,7 @@ def main(args: argparse.Namespace, out: Path) -> Computed:
     kernels = measure_kernels(args.sizes, args.cells, args.repeats)
     print(_write(out, "kernels", kernels))
     print(_write(out, "chunks", measure_chunks(repeats=args.repeats)))
-    fig = plot(kernels)
-    save_figure(fig, out / "throughput.png")
-    close(fig)
+    save_figures({"throughput": plot(kernels)}, out, suffixes=(".png",))
     if not args.no_experiments:
         print(_write(out, "experiments", measure_experiments()))
     return Computed(None)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from cenmcc.commands.arguments import positive_int
+from cenmcc.commands.files import save_figures, write_table
 from cenmcc.simulation import resources
-from cenmcc.simulation.cli import number, positive_int
-from cenmcc.simulation.figures import close
-from cenmcc.simulation.outputs import save_figure, write_table
+from cenmcc.simulation.resources import number
 
 from ..registry import Computed
 from .compute import by_total, count_matrices, run
@@ -55,10 +55,7 @@ def main(args: argparse.Namespace, out) -> Computed:
     write_table(out / "by_total.csv", by_total(table))
     if args.save_matrices:
         write_table(out / "matrices_table.csv.gz", table)
-    for name, fig in (("figure4", plot_figure4(table)), ("figure3", plot_figure3())):
-        save_figure(fig, out / f"{name}.png")
-        save_figure(fig, out / f"{name}.pdf")
-        close(fig)
+    save_figures({"figure4": plot_figure4(table), "figure3": plot_figure3()}, out)
     print(
         f"s = {args.s_min}..{args.s_max}: {summary['n_matrices']:,} matrices (printed 4,598,125 "
         f"for 2..100; 2..100 gives {summary['n_matrices_by_range']['2..100']:,}), "

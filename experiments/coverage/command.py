@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from cenmcc.simulation.cli import positive_int
-from cenmcc.simulation.figures import close
-from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
+from cenmcc.commands.arguments import positive_int
+from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
 
 from ..registry import Computed
 from .compute import run, speed
@@ -53,9 +52,7 @@ def main(args: argparse.Namespace, out) -> Computed:
     write_table(out / "coverage.csv", table)
     text = coverage_markdown(table, command)
     write_atomic(out / "coverage.md", lambda tmp: tmp.write_text(text))
-    fig = plot(table)
-    save_figure(fig, out / "coverage.png")
-    close(fig)
+    save_figures({"coverage": plot(table)}, out, suffixes=(".png",))
     print(
         f"{len(table)} cells x methods; {summary['n_flagged']} below {FLAG}: "
         f"{summary['flagged_by_method']}; {seconds:.1f} s"

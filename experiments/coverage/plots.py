@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 
 import cenmcc
+from cenmcc.commands.files import markdown_table
 from cenmcc.simulation.figures import PAGE, style, subplots
-from cenmcc.simulation.outputs import markdown_table
 
 from .settings import CLOSED_FORMS, FLAG, LEVEL, MEASURES, METHODS, RESAMPLES
 

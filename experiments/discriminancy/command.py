@@ -7,14 +7,10 @@ import math
 import os
 import time
 
+from cenmcc.commands.arguments import finite_non_negative_float, parallel_options, positive_int
+from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
 from cenmcc.simulation import resources
-from cenmcc.simulation.cli import (
-    finite_non_negative_float,
-    number,
-    positive_int,
-)
-from cenmcc.simulation.figures import close
-from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
+from cenmcc.simulation.resources import number
 
 from ..registry import Computed
 from .compute import CASE_KEYS, run
@@ -90,10 +86,7 @@ def main(args: argparse.Namespace, out) -> Computed:
         ordered=args.ordered,
         rtol=args.rtol,
         order_check_max_n=args.order_check_max_n,
-        jobs=args.jobs,
-        backend=args.backend,
-        scheduler=args.scheduler,
-        quiet=args.quiet,
+        **parallel_options(args),
     )
     seconds = time.perf_counter() - start
     timing = summary.pop("timing")
@@ -101,10 +94,7 @@ def main(args: argparse.Namespace, out) -> Computed:
     write_table(out / "cases.csv", table)
     brief = table[["sizes", "n", "n_matrices", "P_cen_mcc", "Q_cen_mcc", *CASE_KEYS[3:-1]]]
     write_atomic(out / "cases.md", lambda tmp: tmp.write_text(markdown_table(brief) + "\n"))
-    fig = plot(table)
-    save_figure(fig, out / "discriminancy.png")
-    save_figure(fig, out / "discriminancy.pdf")
-    close(fig)
+    save_figures({"discriminancy": plot(table)}, out)
     p = summary["paper_case"]
     print(
         f"sizes {PAPER_SIZES}: {p['n_matrices']} matrices, |P| = {p['P_cen_mcc']}, "

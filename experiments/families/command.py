@@ -7,10 +7,7 @@ import time
 
 import pandas as pd
 
-from cenmcc.simulation.figures import (
-    close,
-)
-from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
+from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
 
 from ..registry import Computed
 from .compute import run
@@ -35,11 +32,7 @@ def main(args: argparse.Namespace, out) -> Computed:
     table, summary = run(symbolic=not args.no_symbolic)
     seconds = time.perf_counter() - start
     timing = summary.pop("timings_s")
-    for which in FIGURES:
-        fig = plot(table, which)
-        for suffix in (".png", ".pdf"):
-            save_figure(fig, out / f"{which}{suffix}")
-        close(fig)
+    save_figures({which: plot(table, which) for which in FIGURES}, out)
     formulas = pd.DataFrame(summary["formulas"])
     write_table(out / "formulas.csv", formulas)
     write_table(out / "examples.csv", pd.DataFrame(summary["examples"]))

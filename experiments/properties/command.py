@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from cenmcc.simulation.cli import non_negative_int, positive_int
-from cenmcc.simulation.outputs import write_atomic, write_table
+from cenmcc.commands.arguments import non_negative_int, positive_int
+from cenmcc.commands.files import write_atomic, write_table
 
 from ..registry import Computed
 from .compute import run, summarize

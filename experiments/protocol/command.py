@@ -5,19 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from cenmcc.simulation import resources
-from cenmcc.simulation.cli import (
-    non_negative_int,
-    number,
-    positive_int,
-)
-from cenmcc.simulation.outputs import (
+from cenmcc.commands.arguments import non_negative_int, parallel_options, positive_int
+from cenmcc.commands.files import (
     markdown_table,
-    save_figure,
+    save_figures,
     stored_table,
     write_atomic,
     write_table,
 )
+from cenmcc.simulation import resources
+from cenmcc.simulation.resources import number
 
 from .. import random_matrices
 from ..registry import Computed
@@ -32,8 +29,6 @@ if TYPE_CHECKING:
 def write_outputs(table: pd.DataFrame, summary: dict, out) -> None:
     """CSV, Markdown and the figure."""
     import pandas as pd
-
-    from cenmcc.simulation import figures as plotting
 
     write_table(out / "readings.csv", table)
     overview = pd.DataFrame(
@@ -57,10 +52,8 @@ def write_outputs(table: pd.DataFrame, summary: dict, out) -> None:
         ]
     )
     write_atomic(out / "readings.md", lambda tmp: tmp.write_text(text + "\n"))
-    fig = plot(stored_table(table))  # the values readings.csv holds: the same vectors anywhere
-    for suffix in (".png", ".pdf"):
-        save_figure(fig, out / f"protocol{suffix}")
-    plotting.close(fig)
+    # plotted from the values readings.csv holds: the same vectors on any machine
+    save_figures({"protocol": plot(stored_table(table))}, out)
 
 
 def _reading_names(text: str) -> tuple[str, ...]:
@@ -135,10 +128,7 @@ def main(args: argparse.Namespace, out) -> Computed:
         n_resamples=args.resamples,
         validation_seeds=args.validation_seeds,
         validation_n=args.validation_n,
-        jobs=args.jobs,
-        backend=args.backend,
-        scheduler=args.scheduler,
-        quiet=args.quiet,
+        **parallel_options(args),
     )
     write_outputs(table, summary, out)
     for name, v in summary["readings"].items():

@@ -7,12 +7,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from cenmcc.commands.arguments import parallel_options, positive_int
+from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
 from cenmcc.simulation import Result, resources
-from cenmcc.simulation.cli import (
-    number,
-    positive_int,
-)
-from cenmcc.simulation.outputs import markdown_table, save_figure, write_atomic, write_table
+from cenmcc.simulation.resources import number
 
 from ..registry import Computed
 from .compute import run
@@ -83,14 +81,8 @@ def save_columns(path, table: pd.DataFrame) -> None:
 
 def write_outputs(result: Result, out) -> None:
     """Write the per-K table, the figures and (if kept) the per-matrix table."""
-    from cenmcc.simulation import figures as plotting
-
     write_table(out / "k_per_dimension.csv", result.per_k)
-    drawn = (("figure2", plot(result)), ("k_per_dimension", plot_k(result)))
-    for name, fig in drawn:
-        for suffix in (".png", ".pdf"):
-            save_figure(fig, out / f"{name}{suffix}")
-        plotting.close(fig)
+    save_figures({"figure2": plot(result), "k_per_dimension": plot_k(result)}, out)
     if result.table is not None:
         write_atomic(out / "matrices.npz", lambda tmp: save_columns(tmp, result.table))
 
@@ -102,10 +94,7 @@ def main(args: argparse.Namespace, out) -> Computed:
     )
     result, timing = run(
         config,
-        jobs=args.jobs,
-        backend=args.backend,
-        scheduler=args.scheduler,
-        quiet=args.quiet,
+        **parallel_options(args),
         keep_table=args.table,
     )
     write_outputs(result, out)

@@ -90,7 +90,7 @@ def test_the_graph_sees_every_kind_of_import():
     assert "cenmcc._marginals" in edges["cenmcc"]  # from ._marginals import Counts
     assert "cenmcc.families" in edges["cenmcc"]  # from . import families
     assert "cenmcc" in edges["cenmcc.simulation.measures"]  # import cenmcc
-    assert "cenmcc.simulation.validation" in edges["cenmcc.simulation.command"]  # in a function
+    assert "cenmcc.simulation.figures" in edges["cenmcc.simulation.result"]  # in a function
 
 
 def path_around(component: tuple[str, ...], edges: dict[str, set[str]]) -> str:
@@ -122,3 +122,15 @@ def test_cenmcc_has_no_import_circle():
     edges = graph()
     found = cycles(edges)
     assert not found, "import circles in cenmcc: " + "; ".join(path_around(c, edges) for c in found)
+
+
+def test_the_engine_imports_only_the_commands_it_stands_on():
+    """``cenmcc.commands``' signals, files and staging are beneath the engine, the rest above."""
+    edges = graph()
+    below = {f"cenmcc.commands.{name}" for name in ("signals", "files", "staging")}
+    above = "cenmcc.simulation"
+    for name in below:
+        assert not {m for m in edges[name] if m.startswith(above)}, name
+    engine = {m for m in edges if m.startswith(above) and m != "cenmcc.simulation.__main__"}
+    used = {m for name in engine for m in edges[name] if m.startswith("cenmcc.commands")}
+    assert used == below

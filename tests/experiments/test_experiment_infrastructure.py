@@ -4,13 +4,18 @@ import json
 import os
 import signal
 import stat
+import subprocess
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from cenmcc.simulation import outputs, parallel
-from experiments import rerun
+from cenmcc.commands.files import to_jsonable, write_atomic, write_json
+from cenmcc.commands.staging import MARKER
+from cenmcc.simulation import parallel
+from experiments import discriminancy, rerun
+from experiments.__main__ import main
 from experiments.paths import REPO_ROOT
 from experiments.registry import EXPERIMENTS
 
@@ -59,9 +64,9 @@ def test_atomic_write_leaves_nothing_on_failure_and_a_normal_mode_on_success(tmp
         raise OSError("disk full")
 
     with pytest.raises(OSError, match="disk full"):
-        outputs.write_atomic(target, broken)
+        write_atomic(target, broken)
     assert list(tmp_path.iterdir()) == []
-    outputs.write_json(target, {"x": np.float64(1.5), "nan": float("nan"), "a": np.arange(2)})
+    write_json(target, {"x": np.float64(1.5), "nan": float("nan"), "a": np.arange(2)})
     assert (
         target.read_text() == '{\n  "x": 1.5,\n  "nan": "nan",\n  "a": [\n    0,\n    1\n  ]\n}\n'
     )
@@ -127,7 +132,7 @@ def test_rerun_comparison_detects_a_changed_ninth_digit():
     changed = summary | {"r": 0.123456788}
     files = {
         "figures/x/summary.json": tuple(
-            json.dumps(outputs.to_jsonable(s)).encode() for s in (summary, changed)
+            json.dumps(to_jsonable(s)).encode() for s in (summary, changed)
         ),
         "figures/x/figure.pdf": (b"%PDF-1", b"%PDF-1"),
     }
@@ -144,7 +149,7 @@ def test_a_changed_14th_digit_is_not_stored_so_the_rerun_matches():
     here, there = 0.12345678901234, 0.12345678901235
     files = {
         "figures/x/summary.json": tuple(
-            json.dumps(outputs.to_jsonable({"r": v})).encode() for v in (here, there)
+            json.dumps(to_jsonable({"r": v})).encode() for v in (here, there)
         )
     }
     assert rerun.compare(files).startswith("rerun matches the committed results: every stored")
@@ -174,3 +179,45 @@ def test_every_experiment_is_a_package_of_settings_compute_plots_and_its_command
 def test_no_module_of_the_experiments_is_over_600_lines():
     for path in (REPO_ROOT / "experiments").rglob("*.py"):
         assert len(path.read_text().splitlines()) <= MAX_LINES, path
+
+
+def test_reruns_are_byte_identical_and_record_the_run(tmp_path):
+    for name in ("one", "two"):
+        assert main(["binary", "--s-max", "6", "--quiet", "--out", str(tmp_path / name)]) == 0
+    one, two = tmp_path / "one" / "binary", tmp_path / "two" / "binary"
+    files = sorted(p.name for p in one.iterdir())
+    assert files == sorted(p.name for p in two.iterdir())
+    assert {"run.json", "timing.json", "summary.json", "figure4.pdf", MARKER} <= set(files)
+    for name in files:
+        if name != "timing.json":
+            assert (one / name).read_bytes() == (two / name).read_bytes(), name
+    record = json.loads((one / "run.json").read_text())
+    assert record["command"] == "python -m experiments binary --s-max 6"
+    assert record["arguments"]["s_max"] == 6
+    summary = json.loads((one / "summary.json").read_text())
+    assert summary["run"] == record
+    assert "timing" not in summary
+    timing = json.loads((one / "timing.json").read_text())
+    assert set(timing) == {"computation_seconds", "command_seconds", "details", "machine"}
+    assert 0 < timing["computation_seconds"] < timing["command_seconds"]
+
+
+def test_timings_are_kept_out_of_git():
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", "figures/binary/timing.json"],
+        cwd=REPO_ROOT,
+        check=False,
+    )
+    if ignored.returncode == 128:
+        pytest.skip("not a git checkout")
+    assert ignored.returncode == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["loky", "threading", "dask"])
+def test_every_backend_gives_the_same_discriminancy_sweep(backend):
+    kwargs = {"order_check_max_n": 6, "quiet": True}
+    reference, _ = discriminancy.run(6, 8, jobs=1, backend="loky", **kwargs)
+    table, summary = discriminancy.run(6, 8, jobs=2, backend=backend, **kwargs)
+    pd.testing.assert_frame_equal(table, reference)
+    assert summary["order_check"]["order_independent"]

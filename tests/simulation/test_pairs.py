@@ -13,7 +13,8 @@ from scipy import stats
 
 import cenmcc
 from cenmcc import _ranking
-from cenmcc.simulation import outputs, pairs
+from cenmcc.commands import staging
+from cenmcc.simulation import pairs
 from cenmcc.simulation.pairs import ColumnStore, count_pairs
 from cenmcc.simulation.resources import PAIR_COUNT_BYTES
 
@@ -281,6 +282,6 @@ def test_a_locked_store_is_kept_whatever_its_process_id(tmp_path):
     free = tmp_path / f"{pairs.COLUMNS_PREFIX}{os.getpid()}-y"
     held.mkdir()
     free.mkdir()
-    with outputs.locked(held):
+    with staging.locked(held):
         assert pairs.remove_abandoned(tmp_path) == [free]
     assert list(tmp_path.iterdir()) == [held]

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import cenmcc
-from cenmcc.simulation import KRatio, Simulation, outputs, run
+from cenmcc.commands import files
+from cenmcc.simulation import KRatio, Simulation, run
 
 
 def counts(rng, size):
@@ -48,7 +49,7 @@ def test_save_writes_the_summary_tables_and_figures(tmp_path, result, as_text):
     summary = json.loads((target / "summary.json").read_text())
     assert summary["simulation"]["measures"] == ["cen", "mcc", "accuracy", "tmcc"]
     consistency = result.pair("cen", "mcc")["consistency"]
-    assert summary["pairs"]["cen"]["mcc"]["consistency"] == outputs.stored(consistency)
+    assert summary["pairs"]["cen"]["mcc"]["consistency"] == files.stored(consistency)
     rows = (target / "pairs.csv").read_text().splitlines()
     assert rows[0].startswith("f,g,scope,K,pearson,pearson_se,kendall_tau_b")
     assert len(rows) == 1 + 6 * 5  # six pairs, overall, within K and three values of K
@@ -80,7 +81,7 @@ def test_a_failed_save_leaves_the_destination_and_the_result_intact(tmp_path, re
     def full_disk(path, obj):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(outputs, "write_json", full_disk)
+    monkeypatch.setattr("cenmcc.simulation.result.write_json", full_disk)
     with pytest.raises(OSError, match="No space left"):
         result.save(target, figures=False)
     assert {p.name: p.read_bytes() for p in target.iterdir()} == before
@@ -133,9 +134,9 @@ def test_load_returns_what_save_wrote_with_its_provenance(tmp_path):
     result = run(sim, jobs=1, quiet=True)
     result.save(tmp_path / "run", figures=False)
     loaded = type(result).load(tmp_path / "run")
-    saved = json.loads(json.dumps(outputs.to_jsonable(result.summary)).replace('"nan"', "NaN"))
+    saved = json.loads(json.dumps(files.to_jsonable(result.summary)).replace('"nan"', "NaN"))
     assert json.dumps(loaded.summary) == json.dumps(saved)  # every statistic, NaN included
-    assert loaded.pair("cen", "mcc")["consistency"] == outputs.stored(
+    assert loaded.pair("cen", "mcc")["consistency"] == files.stored(
         result.pair("cen", "mcc")["consistency"]
     )
     for name, column in result.table.items():
@@ -151,7 +152,7 @@ def test_load_returns_what_save_wrote_with_its_provenance(tmp_path):
 
 
 def test_the_command_records_its_command_line(tmp_path):
-    from cenmcc.simulation import command
+    from cenmcc.commands import simulate as command
 
     argv = ["simulate", "--generator", "dirichlet", "--n", "400", "--chunk-size", "200"]
     argv += ["--jobs", "1", "--no-figures", "--quiet", "--name", "d", "--out", str(tmp_path)]
@@ -185,7 +186,7 @@ AC1 = cenmcc.Measure("gwet_ac1", gwet_ac1, True, "Gwet's AC1", bounds=(-1.0, 1.0
 
 
 def test_the_command_takes_a_users_measure(tmp_path, monkeypatch, capsys):
-    from cenmcc.simulation import command
+    from cenmcc.commands import simulate as command
 
     (tmp_path / "mine_study.py").write_text(MINE)
     monkeypatch.chdir(tmp_path)
@@ -206,6 +207,8 @@ def test_the_command_takes_a_users_measure(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("n_measures", [3, 8, 17])
 def test_the_per_k_figure_stays_legible_for_many_measures(n_measures, tmp_path):
     pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
     from cenmcc.simulation import figures
 
     names = list(cenmcc.MEASURES)[:n_measures]
@@ -223,4 +226,4 @@ def test_the_per_k_figure_stays_legible_for_many_measures(n_measures, tmp_path):
     legend = fig.legends[0].get_window_extent()
     assert min(legend.x0, legend.y0) >= 0
     assert legend.x1 <= fig.bbox.width
-    figures.close(fig)
+    plt.close(fig)

@@ -61,7 +61,7 @@ def test_the_seeds_are_independent_runs():
 def test_validate_refuses_what_it_cannot_compare_before_any_work(
     tmp_path, monkeypatch, capsys, argv, message
 ):
-    from cenmcc.simulation import command
+    from cenmcc.commands import simulate as command
 
     monkeypatch.setattr(Simulation, "chunks", lambda self: pytest.fail("a chunk was planned"))
     with pytest.raises(SystemExit) as exit_info:

@@ -703,7 +703,7 @@ def test_the_plan_counts_in_the_memory_a_run_needs(monkeypatch):
 def test_simulate_refuses_resamples_that_would_not_fit_before_any_chunk(
     tmp_path, monkeypatch, capsys
 ):
-    from cenmcc.simulation import command
+    from cenmcc.commands import simulate as command
 
     monkeypatch.setattr(Simulation, "chunks", lambda self: pytest.fail("a chunk was planned"))
     argv = ["simulate", "--study", "k_ratio", "--resamples", "10000000", "--n", "200000"]

@@ -25,30 +25,29 @@ import ast
 import importlib
 import json
 import sys
-import time
 from pathlib import Path
 
 import cenmcc
+from cenmcc.simulation import resources, validation
+from cenmcc.simulation.engine import Simulation, run
+from cenmcc.simulation.generators import DirichletClassifier
+from cenmcc.simulation.papers import PaperGenerator
+from cenmcc.simulation.studies import KRatio
+from cenmcc.simulation.validation import check_validation
 
-from . import resources, validation
-from .cli import (
+from .arguments import (
     HelpFormatter,
-    add_output_arguments,
-    add_parallel_arguments,
-    add_seed_argument,
+    add_option_groups,
     check_destination,
     check_parallel_arguments,
     folder_name,
+    parallel_options,
     positive_int,
     run_into,
 )
-from .engine import Simulation, run
-from .generators import DirichletClassifier
-from .outputs import staged_directory, write_json
-from .papers import PaperGenerator
-from .signals import Interrupted, interrupts_raise, report
-from .studies import KRatio
-from .validation import check_validation
+from .files import write_json
+from .signals import run_command_line
+from .staging import staged_directory
 
 PROG = "python -m cenmcc.simulation"
 
@@ -153,9 +152,7 @@ def add_arguments(parser: argparse.ArgumentParser, *, validate: bool = False) ->
         )
     else:
         parser.add_argument("--no-figures", action="store_true", help="summary and tables only")
-    add_seed_argument(parser)
-    add_parallel_arguments(parser)
-    add_output_arguments(parser, default="runs/")
+    add_option_groups(parser, ("seed", "parallel", "output"), out="runs/")
 
 
 def _param(text: str) -> tuple[str, object]:
@@ -263,18 +260,18 @@ def execute(
 ) -> int:
     """Run the checked command into ``target``; 0, or 1 after one line saying why it failed.
 
-    SIGINT and SIGTERM propagate as :class:`~cenmcc.simulation.signals.Interrupted`, naming
+    SIGINT and SIGTERM propagate as :class:`~cenmcc.commands.signals.Interrupted`, naming
     ``target``, which they leave as it was.
     """
-    parallel = {"jobs": args.jobs, "backend": args.backend, "scheduler": args.scheduler}
+    parallel = parallel_options(args)
 
     def simulate():
-        result = run(sim, quiet=args.quiet, **parallel)
+        result = run(sim, **parallel)
         result.save(target, figures=not args.no_figures, call=call)
         print(_report(result))
 
     def validate():
-        report_ = validation.validate(sim, args.seeds, quiet=args.quiet, **parallel)
+        report_ = validation.validate(sim, args.seeds, **parallel)
         with staged_directory(target) as stage:
             write_json(stage / "validation.json", report_)
         print(json.dumps(report_["statistics"], indent=1))
@@ -284,20 +281,18 @@ def execute(
 
 def main(argv: list[str] | None = None) -> int:
     """The command line: parse and check ``argv`` before any work, then run it; its status."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    start = time.perf_counter()
-    with interrupts_raise():
-        try:
-            parser = build_parser()
-            args = parser.parse_args(argv)
-            sim = check_arguments(args.parser, args)
-            target = destination(args)
-            check_destination(args.parser, target)
-            return execute(args, sim, target, " ".join([PROG, *argv]))
-        except resources.ResourceError as err:  # raised by `run` before any work
-            args.parser.error(f"argument {OPTIONS.get(err.setting, '--n')}: {err}")
-        except Interrupted as err:
-            return report(err, f"`{PROG} {' '.join(argv)}`", start)
+    return run_command_line(PROG, _parse_and_run, argv)
+
+
+def _parse_and_run(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        sim = check_arguments(args.parser, args)
+        target = destination(args)
+        check_destination(args.parser, target)
+        return execute(args, sim, target, " ".join([PROG, *argv]))
+    except resources.ResourceError as err:  # raised by `run` before any work
+        args.parser.error(f"argument {OPTIONS.get(err.setting, '--n')}: {err}")
 
 
 def _report(result) -> str:

@@ -25,9 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .outputs import NotReplaceable, check_replaceable
-from .parallel import BACKENDS, ParallelError
+from cenmcc.simulation.parallel import BACKENDS, ParallelError
+
 from .signals import Interrupted
+from .staging import NotReplaceable, check_replaceable
 
 #: Seconds to wait for a dask scheduler to accept a connection before refusing ``--scheduler``.
 CONNECT_TIMEOUT = 3.0
@@ -46,17 +47,6 @@ def _integer(text: str) -> int:
     if value is None or not value.is_finite() or value != value.to_integral_value():
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
     return int(value)
-
-
-def number(value: int) -> str:
-    """An integer as a message shows it: ``2,000,000``, or ``1.00e+400`` from 10¹⁵ on.
-
-    Examples
-    --------
-    >>> number(2 * 10**6), number(10**400)
-    ('2,000,000', '1.00e+400')
-    """
-    return f"{value:,}" if abs(value) < 10**15 else f"{decimal.Decimal(value):.2e}"
 
 
 def positive_int(text: str) -> int:
@@ -144,7 +134,7 @@ def output_root(text: str) -> Path:
 def check_destination(parser: argparse.ArgumentParser, destination: Path) -> None:
     """Refuse, through ``parser.error`` naming ``--out``, a destination a run may not replace.
 
-    See :func:`cenmcc.simulation.outputs.check_replaceable`: a mount point, a symbolic link, a
+    See :func:`cenmcc.commands.staging.check_replaceable`: a mount point, a symbolic link, a
     file, or a non-empty directory that no run wrote.
     """
     try:
@@ -158,7 +148,7 @@ def run_into(command: str, target: Path, work: Callable[[], object]) -> int:
 
     Returns 0 after printing where the outputs are, or 1 after printing why the command failed
     (a lost worker, a full disk, a destination it may not replace), ``target`` unchanged.
-    SIGINT and SIGTERM propagate as :class:`~cenmcc.simulation.signals.Interrupted`, naming
+    SIGINT and SIGTERM propagate as :class:`~cenmcc.commands.signals.Interrupted`, naming
     ``target``, which they leave as it was.
     """
     try:
@@ -209,11 +199,42 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def parallel_options(args: argparse.Namespace) -> dict:
+    """What :func:`add_parallel_arguments` and ``--quiet`` set, as keyword arguments of a run.
+
+    ``jobs``, ``backend``, ``scheduler`` and ``quiet``, as :func:`cenmcc.simulation.run` and
+    every experiment's ``run`` take them.
+    """
+    return {
+        "jobs": args.jobs,
+        "backend": args.backend,
+        "scheduler": args.scheduler,
+        "quiet": args.quiet,
+    }
+
+
 def add_seed_argument(parser: argparse.ArgumentParser, default: int = 0) -> None:
     """``--seed`` of the run's random streams."""
     parser.add_argument(
         "--seed", type=non_negative_int, default=default, help="seed of the run (an integer >= 0)"
     )
+
+
+def add_option_groups(
+    parser: argparse.ArgumentParser, groups: tuple[str, ...], *, out: str = "figures/"
+) -> None:
+    """Add the option ``groups`` that commands share to ``parser``, in their order.
+
+    ``seed`` (:func:`add_seed_argument`), ``parallel`` (:func:`add_parallel_arguments`) and
+    ``output`` (:func:`add_output_arguments`, ``--out`` defaulting to ``out``).
+    """
+    adders = {
+        "seed": add_seed_argument,
+        "parallel": add_parallel_arguments,
+        "output": lambda parser: add_output_arguments(parser, default=out),
+    }
+    for group in groups:
+        adders[group](parser)
 
 
 def _scheduler_problem(address: str) -> str | None:

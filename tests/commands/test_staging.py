@@ -1,8 +1,6 @@
 """Outputs are replaced as a whole or not at all; bad arguments fail before anything is touched."""
 
-import argparse
 import errno
-import gzip
 import json
 import os
 import re
@@ -14,33 +12,30 @@ import textwrap
 import time
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pytest
 
-from cenmcc.simulation import cli, outputs, resources
-from experiments import discriminancy
+from cenmcc.commands import files, staging
 from experiments.__main__ import main
-from experiments.paths import FIGURES, REPO_ROOT
+from experiments.paths import FIGURES
 
 PREVIOUS = {"summary.json": '{"run": "previous"}\n', "figure.png": "previous figure"}
 
 
 def _previous_run(destination):
     """A run's outputs in ``destination``, marked as such (as staged_directory marks them)."""
-    with outputs.staged_directory(destination) as stage:
+    with staging.staged_directory(destination) as stage:
         for name, text in PREVIOUS.items():
             (stage / name).write_text(text)
 
 
 def _contents(directory):
-    return {p.name: p.read_text() for p in directory.iterdir() if p.name != outputs.MARKER}
+    return {p.name: p.read_text() for p in directory.iterdir() if p.name != staging.MARKER}
 
 
 def test_a_staged_run_replaces_the_previous_one_whole(tmp_path):
     destination = tmp_path / "binary"
     _previous_run(destination)
-    with outputs.staged_directory(destination) as stage:
+    with staging.staged_directory(destination) as stage:
         assert stage.name == "binary"
         assert stage.parent.name.startswith(".binary.staging-")
         (stage / "summary.json").write_text("new")
@@ -55,8 +50,8 @@ def test_a_failed_or_interrupted_run_leaves_the_previous_one(tmp_path, error):
     _previous_run(destination)
 
     def run():
-        with outputs.staged_directory(destination) as stage:
-            outputs.write_json(stage / "summary.json", {"run": "new"})
+        with staging.staged_directory(destination) as stage:
+            files.write_json(stage / "summary.json", {"run": "new"})
             raise error
 
     with pytest.raises(type(error)):
@@ -69,7 +64,7 @@ def test_an_update_keeps_the_files_it_does_not_rewrite_but_not_temporaries(tmp_p
     destination = tmp_path / "benchmark"
     _previous_run(destination)
     (destination / ".summary.json.abcd.tmp").write_text("half")
-    with outputs.staged_directory(destination, update=True) as stage:
+    with staging.staged_directory(destination, update=True) as stage:
         (stage / "figure.png").write_text("new figure")
     assert _contents(destination) == {
         "summary.json": PREVIOUS["summary.json"],
@@ -82,7 +77,7 @@ HOLDING = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from cenmcc.simulation.outputs import staged_directory
+    from cenmcc.commands.staging import staged_directory
 
     with staged_directory(Path(sys.argv[1]) / "binary") as stage:
         (stage / "summary.json").write_text("unfinished")
@@ -117,14 +112,14 @@ def test_recover_knows_a_live_run_from_a_killed_one_without_process_ids(tmp_path
         killed.send_signal(signal.SIGKILL)
         killed.wait()
         assert len(_staging_roots(tmp_path)) == 2
-        outputs.recover(destination)
+        staging.recover(destination)
         (live,) = _staging_roots(tmp_path)  # the killed run's is gone, the live one's kept
         assert (live / "binary" / "summary.json").read_text() == "unfinished"
         assert _contents(destination) == PREVIOUS
     finally:
         alive.kill()
         alive.wait()
-    outputs.recover(destination)
+    staging.recover(destination)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["binary"]
 
 
@@ -134,12 +129,12 @@ def test_a_run_killed_between_the_two_renames_of_its_swap_is_put_back(tmp_path):
     root = Path(tempfile.mkdtemp(prefix=".binary.staging-", dir=tmp_path))
     os.rename(destination, root / "binary.previous")  # the first rename, then SIGKILL
     (root / "binary").mkdir()
-    outputs.recover(destination)
+    staging.recover(destination)
     assert _contents(destination) == PREVIOUS
     assert sorted(p.name for p in tmp_path.iterdir()) == ["binary"]
     (destination / ".summary.json.x1y2.tmp").write_text("half")  # an unstaged writer's
-    outputs.recover(destination)
-    assert sorted(p.name for p in destination.iterdir()) == [outputs.MARKER, *sorted(PREVIOUS)]
+    staging.recover(destination)
+    assert sorted(p.name for p in destination.iterdir()) == [staging.MARKER, *sorted(PREVIOUS)]
 
 
 def test_stale_siblings_named_with_this_process_id_break_nothing(tmp_path):
@@ -148,7 +143,7 @@ def test_stale_siblings_named_with_this_process_id_break_nothing(tmp_path):
     _previous_run(destination)
     for kind in ("staging", "previous"):
         (tmp_path / f".binary.{kind}-{os.getpid()}" / "binary").mkdir(parents=True)
-    with outputs.staged_directory(destination) as stage:
+    with staging.staged_directory(destination) as stage:
         (stage / "summary.json").write_text("new")
     assert _contents(destination) == {"summary.json": "new"}
 
@@ -201,11 +196,11 @@ def test_a_command_never_replaces_what_no_run_wrote(tmp_path, capsys, kind):
     assert f"argument --out: {tmp_path / 'binary'} {why}" in message
     assert _snapshot(tmp_path) == before
     with (
-        pytest.raises(outputs.NotReplaceable, match=re.escape(str(tmp_path / "binary"))),
-        outputs.staged_directory(tmp_path / "binary"),
+        pytest.raises(staging.NotReplaceable, match=re.escape(str(tmp_path / "binary"))),
+        staging.staged_directory(tmp_path / "binary"),
     ):
         pass  # the library's own check, at the start
-    outputs.recover(tmp_path / "binary")  # what every reader does first
+    staging.recover(tmp_path / "binary")  # what every reader does first
     assert _snapshot(tmp_path) == before
 
 
@@ -221,11 +216,11 @@ def test_a_destination_replaced_by_the_user_during_the_run_is_kept(tmp_path):
     destination = tmp_path / "binary"
 
     def run():
-        with outputs.staged_directory(destination) as stage:
+        with staging.staged_directory(destination) as stage:
             (stage / "summary.json").write_text("new")
             _user_directory(destination)
 
-    with pytest.raises(outputs.NotReplaceable):
+    with pytest.raises(staging.NotReplaceable):
         run()
     assert sorted(_snapshot(destination)) == [".thesis.tex.swp.tmp", "src/main.c", "thesis.tex"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["binary"]
@@ -234,60 +229,12 @@ def test_a_destination_replaced_by_the_user_during_the_run_is_kept(tmp_path):
 def test_the_committed_outputs_can_be_replaced_by_a_fresh_clone():
     for directory in FIGURES.iterdir():
         if directory.is_dir():
-            outputs.check_replaceable(directory)
-            assert (directory / outputs.MARKER).exists(), directory
+            staging.check_replaceable(directory)
+            assert (directory / staging.MARKER).exists(), directory
             # every file is the run's, but the benchmark's measurement history, written by
             # hand beside its tables and carried over by each rerun as a user's file
             kept = [Path("HISTORY.md")] if directory.name == "benchmark" else []
-            assert [Path(f) for f in outputs.users_files(directory)] == kept, directory
-
-
-def test_compressed_tables_carry_no_date_or_name(tmp_path):
-    table = pd.DataFrame({"a": np.arange(5), "b": np.linspace(0, 1, 5)})
-    first = outputs.write_table(tmp_path / "one.csv.gz", table).read_bytes()
-    second = outputs.write_table(tmp_path / "two.csv.gz", table).read_bytes()
-    assert first == second
-    assert first[4:8] == b"\0\0\0\0"  # MTIME field of the gzip header
-    assert first[3] & 0x08 == 0  # no FNAME flag
-    assert gzip.decompress(first).decode() == table.to_csv(index=False)
-
-
-def test_a_float_that_differs_beyond_the_stored_digits_writes_the_same_bytes(tmp_path):
-    # Two processors' results for one statistic: they differ in the 16th significant digit.
-    here, there = 0.9949348814528318, 0.9949348814528316
-    written = []
-    for i, value in enumerate((here, there)):
-        summary = {"r": np.float64(value), "ci": [value, -value], "n": 5, "nan": float("nan")}
-        table = pd.DataFrame({"reading": ["a"], "r": [value], "mixed": [value]}).astype(
-            {"mixed": object}
-        )
-        json_text = outputs.write_json(tmp_path / f"{i}.json", summary).read_bytes()
-        csv_text = outputs.write_table(tmp_path / f"{i}.csv", table).read_bytes()
-        written.append((json_text, csv_text))
-    assert written[0] == written[1]
-    stored = f"{here:.{outputs.SIGNIFICANT_DIGITS}g}"
-    assert json.loads(written[0][0]) == {
-        "r": float(stored),
-        "ci": [float(stored), -float(stored)],
-        "n": 5,
-        "nan": "nan",
-    }
-    assert written[0][1].decode() == f"reading,r,mixed\na,{stored},{stored}\n"
-
-
-def test_a_difference_within_the_stored_digits_is_kept():
-    value = 0.1234567891
-    changed = value + 1e-10  # the 10th significant digit
-    assert outputs.stored(value) != outputs.stored(changed)
-    assert outputs.stored(1e-300) == 1e-300  # significant digits, not decimals
-    assert outputs.stored(-2.5) == -2.5
-
-
-def test_require_memory_names_the_argument_and_both_figures():
-    available = resources.available_bytes()
-    resources.require_memory(available // 2, "--n 10")
-    with pytest.raises(ValueError, match=r"--n 10\*\*18 needs about .* GiB .* GiB available"):
-        resources.require_memory(2 * available, "--n 10**18")
+            assert [Path(f) for f in staging.users_files(directory)] == kept, directory
 
 
 #: Arguments refused before any work, and the message (a regular expression).
@@ -373,114 +320,9 @@ def test_a_full_disk_is_one_line_naming_the_file_and_keeps_the_previous_run(
     assert [p.name for p in tmp_path.iterdir()] == ["binary"]
 
 
-@pytest.mark.parametrize(
-    ("text", "value"), [("20000000", 20_000_000), ("20_000_000", 20_000_000), ("2e7", 20_000_000)]
-)
-def test_counts_can_be_written_in_powers_of_ten(text, value):
-    assert cli.positive_int(text) == value
-
-
-def test_an_output_directory_that_cannot_be_written_is_refused(tmp_path):
-    (tmp_path / "file").write_text("")
-    with pytest.raises(argparse.ArgumentTypeError, match="not a directory"):
-        cli.output_root(str(tmp_path / "file"))
-    with pytest.raises(argparse.ArgumentTypeError, match="cannot write in /proc"):
-        cli.output_root("/proc/new")
-    assert cli.output_root(str(tmp_path / "a" / "b")) == tmp_path / "a" / "b"
-    assert not (tmp_path / "a").exists()  # checked, not created
-
-
-def test_reruns_are_byte_identical_and_record_the_run(tmp_path):
-    for name in ("one", "two"):
-        assert main(["binary", "--s-max", "6", "--quiet", "--out", str(tmp_path / name)]) == 0
-    one, two = tmp_path / "one" / "binary", tmp_path / "two" / "binary"
-    files = sorted(p.name for p in one.iterdir())
-    assert files == sorted(p.name for p in two.iterdir())
-    assert {"run.json", "timing.json", "summary.json", "figure4.pdf", outputs.MARKER} <= set(files)
-    for name in files:
-        if name != "timing.json":
-            assert (one / name).read_bytes() == (two / name).read_bytes(), name
-    record = json.loads((one / "run.json").read_text())
-    assert record["command"] == "python -m experiments binary --s-max 6"
-    assert record["arguments"]["s_max"] == 6
-    summary = json.loads((one / "summary.json").read_text())
-    assert summary["run"] == record
-    assert "timing" not in summary
-    timing = json.loads((one / "timing.json").read_text())
-    assert set(timing) == {"computation_seconds", "command_seconds", "details", "machine"}
-    assert 0 < timing["computation_seconds"] < timing["command_seconds"]
-
-
-def test_timings_are_kept_out_of_git():
-    ignored = subprocess.run(
-        ["git", "check-ignore", "-q", "figures/binary/timing.json"],
-        cwd=REPO_ROOT,
-        check=False,
-    )
-    if ignored.returncode == 128:
-        pytest.skip("not a git checkout")
-    assert ignored.returncode == 0
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", ["loky", "threading", "dask"])
-def test_every_backend_gives_the_same_discriminancy_sweep(backend):
-    kwargs = {"order_check_max_n": 6, "quiet": True}
-    reference, _ = discriminancy.run(6, 8, jobs=1, backend="loky", **kwargs)
-    table, summary = discriminancy.run(6, 8, jobs=2, backend=backend, **kwargs)
-    pd.testing.assert_frame_equal(table, reference)
-    assert summary["order_check"]["order_independent"]
-
-
-def test_a_simulations_footprint_counts_its_measures_pairs_and_study_columns(monkeypatch):
-    from cenmcc.simulation import KRatio, Simulation
-
-    def counting(sim, **kwargs):
-        parts = resources.simulation_memory(sim, **kwargs)
-        return next(p.nbytes for p in parts if p.what == "counting the pairs")
-
-    sim = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"), studies=(KRatio(),))
-    # K (2 bytes), then cen, mcc, tmcc and the study's two k·CEN (24 each:
-    # the value, its ranks overall with their rows, within K, and its tolerance's groups);
-    # pair-count tasks, two at once on two workers.
-    assert resources.store_bytes(sim) == 1000 * (2 + 24 * 5)
-    assert counting(sim, jobs=2) == 1000 * 56 * 2
-    # One pair: its two columns ranked overall and within K are four tasks, all at once on four.
-    one_pair = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"))
-    assert counting(one_pair, jobs=4) == 1000 * 56 * 4
-    # split further only as far as memory then holds
-    assert counting(one_pair, jobs=8) == 1000 * 56 * 4
-    # the pairs are counted on the cluster, and the chunks reduced there
-    on_cluster = resources.simulation_memory(sim, scheduler="tcp://elsewhere:8786")
-    assert counting(sim, scheduler="tcp://elsewhere:8786") == 0
-    held = 2 * sim.jackknife_groups + 2
-    assert max(on_cluster).nbytes == held * KRatio().footprint(sim).state
-
-
-def test_the_bootstrap_states_grow_with_the_resamples_and_the_groups():
-    """Calibrated: 24 bytes a resample, number of classes and state held (studies.py)."""
-    from cenmcc.simulation import KRatio, Simulation
-    from cenmcc.simulation.papers import PaperGenerator
-
-    def study_bytes(n, resamples, chunk_size):
-        sim = Simulation(
-            PaperGenerator(),  # 28 numbers of classes
-            n,
-            studies=(KRatio(n_resamples=resamples),),
-            chunk_size=chunk_size,
-        )
-        return resources.simulation_memory(sim, jobs=2)[-1].nbytes
-
-    per_resample = study_bytes(200_000, 20_000, 2_000) - study_bytes(200_000, 10_000, 2_000)
-    # 100 groups of one chunk: 202 states, and a chunk's in each of two workers
-    assert per_resample / 10_000 == pytest.approx(202 * 28 * 24, rel=0.05)
-    # ten chunks: ten groups, 22 states
-    assert study_bytes(200_000, 999, 20_000) < study_bytes(200_000, 999, 2_000) / 5
-
-
 @pytest.mark.parametrize("name", [".", "..", "../x", "/tmp/x", "a/b", "", ".hidden"])
 def test_a_name_that_is_not_one_folder_is_refused_before_any_work(tmp_path, capsys, name):
-    from cenmcc.simulation import command
+    from cenmcc.commands import simulate as command
 
     (tmp_path / "R" / "keepme").mkdir(parents=True)
     before = _snapshot(tmp_path)
@@ -520,8 +362,8 @@ def _refuses_a_mount_point(tmp_path, capsys, point):
     assert f"argument --out: {point} is a mount point, which a run cannot replace" in (
         capsys.readouterr().err
     )
-    with pytest.raises(outputs.NotReplaceable, match="write into a folder inside it"):
-        outputs.check_replaceable(point)
+    with pytest.raises(staging.NotReplaceable, match="write into a folder inside it"):
+        staging.check_replaceable(point)
     assert list(point.iterdir()) == []
     assert [p.name for p in tmp_path.iterdir()] == ["binary"]
 
@@ -541,7 +383,7 @@ def test_a_mounted_tmpfs_is_refused_before_any_work(tmp_path, capsys, tmpfs):
 
 
 def _marked_files(directory):
-    return json.loads((directory / outputs.MARKER).read_text())["files"]
+    return json.loads((directory / staging.MARKER).read_text())["files"]
 
 
 @pytest.mark.parametrize("update", [False, True], ids=["replace", "update"])
@@ -553,11 +395,11 @@ def test_files_a_user_adds_to_an_output_are_carried_over_into_the_next_run(tmp_p
     (destination / "mine").mkdir()
     (destination / "mine" / "data.txt").write_text("my data")
     for run in range(2):
-        with outputs.staged_directory(destination, update=update) as stage:
+        with staging.staged_directory(destination, update=update) as stage:
             assert not (stage / "notes.md").exists()  # never the run's
             (stage / "summary.json").write_text(f"run {run}")
         assert _snapshot(destination) == {
-            outputs.MARKER: (destination / outputs.MARKER).read_bytes(),
+            staging.MARKER: (destination / staging.MARKER).read_bytes(),
             "mine/data.txt": b"my data",
             "notes.md": b"my notes",
             "summary.json": f"run {run}".encode(),
@@ -574,15 +416,15 @@ def test_a_users_file_named_like_a_new_output_is_refused_and_kept(tmp_path):
     before = _snapshot(tmp_path)
     clash = re.escape(f"{destination / 'table.csv'} is a file a run did not write")
     with (
-        pytest.raises(outputs.NotReplaceable, match=clash),
-        outputs.staged_directory(destination) as stage,
+        pytest.raises(staging.NotReplaceable, match=clash),
+        staging.staged_directory(destination) as stage,
     ):
         (stage / "table.csv").write_text("the run's")
     assert _snapshot(tmp_path) == before
 
 
 def test_a_rerun_of_a_command_keeps_the_notes_added_to_its_folder(tmp_path):
-    from cenmcc.simulation import command
+    from cenmcc.commands import simulate as command
 
     argv = ["simulate", "--n", "20", "--chunk-size", "10", "--jobs", "1", "--no-figures"]
     argv += ["--quiet", "--out", str(tmp_path), "--name", "exp1"]
@@ -597,10 +439,10 @@ def test_a_rerun_of_a_command_keeps_the_notes_added_to_its_folder(tmp_path):
 def test_an_earlier_versions_marker_still_marks_a_run_whose_files_are_all_its_own(tmp_path):
     destination = tmp_path / "exp1"
     destination.mkdir()
-    (destination / outputs.MARKER).write_text('{"package": "cenmcc", "output": "exp1"}\n')
+    (destination / staging.MARKER).write_text('{"package": "cenmcc", "output": "exp1"}\n')
     (destination / "summary.json").write_text("old")
-    outputs.check_replaceable(destination)
-    assert outputs.users_files(destination) == []
-    with outputs.staged_directory(destination) as stage:
+    staging.check_replaceable(destination)
+    assert staging.users_files(destination) == []
+    with staging.staged_directory(destination) as stage:
         (stage / "table.csv").write_text("new")
-    assert sorted(_snapshot(destination)) == [outputs.MARKER, "table.csv"]
+    assert sorted(_snapshot(destination)) == [staging.MARKER, "table.csv"]

@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -120,3 +120,20 @@ def report(err: Interrupted, what: str, start: float) -> int:
         flush=True,
     )
     return err.status
+
+
+def run_command_line(
+    prog: str, run: Callable[[list[str]], int], argv: list[str] | None = None
+) -> int:
+    """``run(argv)`` with SIGINT and SIGTERM raising :class:`Interrupted`; its exit status.
+
+    ``argv`` defaults to ``sys.argv[1:]``. An interruption is said in one line naming the
+    command line, ``prog`` and ``argv`` (:func:`report`), and its status returned.
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    start = time.perf_counter()
+    with interrupts_raise():
+        try:
+            return run(argv)
+        except Interrupted as err:
+            return report(err, f"`{prog} {' '.join(argv)}`", start)

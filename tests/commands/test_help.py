@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from cenmcc.simulation import command as simulation_command
+from cenmcc.commands import simulate as simulation_command
 from experiments import __main__ as experiments_main
 from experiments.registry import EXPERIMENTS
 from paper_checks import __main__ as paper_checks_main

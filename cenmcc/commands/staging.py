@@ -1,11 +1,5 @@
-"""Outputs that are complete or absent, and never replace what a run did not write.
+"""Output directories that hold one whole run, and never replace what a run did not write.
 
-Three guarantees, one module:
-
-- :func:`write_atomic` (and the writers built on it) writes a temporary file in the target
-  directory, then renames it, so no single file ever looks complete but is not; a write that
-  fails (a full disk) raises :class:`WriteError`, which names the file and the cause.
-  :func:`write_atomic_all` does the same for several files at once: all of them or none.
 - :func:`staged_directory` gives a run an empty staging directory next to its destination and
   swaps it in only when the run has written everything, so the destination always holds one
   whole run: the previous one after any failure, interrupt or kill, the new one after success.
@@ -16,230 +10,23 @@ Three guarantees, one module:
   user's, a file, a symbolic link, a mount point) before any work starts. The marker lists
   the files the run wrote; a file the user adds to the directory later is carried over into
   the next run.
+
+The files themselves are written whole by :mod:`cenmcc.commands.files`.
 """
 
 from __future__ import annotations
 
 import fcntl
-import gzip
-import io
 import json
-import math
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-import numpy as np
-
+from .files import WriteError, temporary, write_atomic_all
 from .signals import signals_deferred
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _umask()
-
-
-class WriteError(OSError):
-    """An output could not be written: ``cannot write <path>: <reason>``.
-
-    Attributes
-    ----------
-    path : pathlib.Path
-        The file.
-    reason : str
-        Why, as the system says it (``No space left on device``).
-    """
-
-    def __init__(self, path: Path, reason: str):
-        super().__init__(f"cannot write {path}: {reason}")
-        self.path, self.reason = Path(path), reason
-
-
-def _temporary_beside(path: Path) -> Path:
-    """An empty temporary file next to ``path``, with the mode ``path`` has or would get."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_UMASK
-    os.chmod(tmp, mode)  # mkstemp makes it private (0600)
-    return Path(tmp)
-
-
-def write_atomic(path: Path, write: Callable[[Path], None]) -> Path:
-    """Call ``write(tmp)`` then rename ``tmp`` to ``path``; remove the temporary on error.
-
-    Raises
-    ------
-    WriteError
-        If the temporary cannot be created, written or renamed (a full disk, a read-only
-        directory): ``cannot write <path>: <cause>``. Nothing is left behind.
-    """
-    return write_atomic_all({Path(path): write})[0]
-
-
-def write_atomic_all(writes: Mapping[Path, str | Callable[[Path], None]]) -> list[Path]:
-    """Write several files, all of them or none (as far as a signal can tell).
-
-    Parameters
-    ----------
-    writes : mapping of path to str or callable
-        Each path's text, or a function ``write(tmp)`` that writes it to the temporary ``tmp``.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The paths written.
-
-    Notes
-    -----
-    Every file is first written to a temporary beside its path (removed if anything fails or a
-    signal interrupts); the temporaries are then renamed over their paths with SIGINT and
-    SIGTERM deferred, so an interruption lands before any file is replaced or after all are.
-    """
-    temporaries: dict[Path, Path] = {}
-    try:
-        for path, write in writes.items():
-            path = Path(path)
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = temporaries[path] = _temporary_beside(path)
-                if isinstance(write, str):
-                    tmp.write_text(write)
-                else:
-                    write(tmp)
-            except OSError as err:
-                raise WriteError(path, err.strerror or str(err)) from err
-        with signals_deferred():
-            for path, tmp in temporaries.items():
-                os.replace(tmp, path)
-    finally:
-        for tmp in temporaries.values():
-            tmp.unlink(missing_ok=True)
-    return list(temporaries)
-
-
-#: Significant digits of every float a run stores (JSON, CSV): the digits a rerun on another
-#: processor reproduces. NumPy picks its SIMD kernels (``exp``, ``log``, sums) by processor, so
-#: the same run differs between two x86-64 machines in the last bits of float64 (about 16
-#: digits); the differences grow where a statistic cancels (a jackknife's standard error, a
-#: fitted curve's parameters). Measured between an AMD EPYC (AVX2) and the machine that wrote
-#: the committed results: at most 2.3e-11 relative, in the standard errors of the protocol's
-#: refitted readings. 10 digits keep that below a unit of the last one stored (1e-9 relative
-#: at worst, the tolerance at which paper_checks compares recorded values), and keep more than
-#: the 7 digits any published value has. Outputs only: what a run computes and compares in
-#: memory is never rounded.
-SIGNIFICANT_DIGITS = 10
-
-
-def stored(value: float) -> float:
-    """``value`` as a run stores it: rounded to :data:`SIGNIFICANT_DIGITS` significant digits.
-
-    The rounding is decimal and exact (through the decimal text), so two values that differ
-    only beyond the stored digits store the same float, and its shortest text has at most
-    :data:`SIGNIFICANT_DIGITS` digits. Non-finite values are returned as they are.
-
-    Examples
-    --------
-    >>> stored(0.9949348814528318), stored(0.9949348814528316), stored(-3e-300)
-    (0.9949348815, 0.9949348815, -3e-300)
-    """
-    return float(format(value, f".{SIGNIFICANT_DIGITS}g"))
-
-
-def to_jsonable(obj):
-    """Plain-JSON version of ``obj``: NumPy scalars and arrays become Python numbers and lists.
-
-    Floats are rounded as a run stores them (:func:`stored`). Non-finite floats, which strict
-    JSON cannot hold, become the strings ``"nan"``, ``"inf"`` and ``"-inf"``, so nothing is
-    silently lost.
-    """
-    if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [to_jsonable(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return to_jsonable(obj.tolist())
-    if isinstance(obj, np.generic):
-        return to_jsonable(obj.item())
-    if isinstance(obj, float):
-        if not math.isfinite(obj):
-            return "nan" if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
-        return stored(obj)
-    return obj
-
-
-def write_json(path: Path, obj) -> Path:
-    """Write ``obj`` as indented strict JSON (:func:`to_jsonable`), atomically."""
-    text = json.dumps(to_jsonable(obj), indent=2, allow_nan=False) + "\n"
-    return write_atomic(path, lambda tmp: tmp.write_text(text))
-
-
-def stored_table(table):
-    """A copy of the pandas DataFrame ``table`` with every float as a run stores it.
-
-    Float columns, and floats in columns of mixed objects, are rounded by :func:`stored`; the
-    figures a run writes plot these values, so a rerun draws the same vectors.
-    """
-    return table.map(lambda v: stored(v) if isinstance(v, float | np.floating) else v)
-
-
-def write_table(path: Path, table) -> Path:
-    """Write a pandas DataFrame as CSV (gzip-compressed if ``path`` ends in ``.gz``), atomically.
-
-    Floats are written as a run stores them (:func:`stored_table`). The gzip header carries
-    no file name and a zero modification time, so rerunning an experiment reproduces the
-    compressed file byte for byte.
-    """
-    table = stored_table(table)
-    if not str(path).endswith(".gz"):
-        return write_atomic(path, lambda tmp: table.to_csv(tmp, index=False))
-
-    def write(tmp: Path) -> None:
-        with (
-            tmp.open("wb") as raw,
-            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed,
-            io.TextIOWrapper(packed, encoding="utf-8", newline="") as text,
-        ):
-            table.to_csv(text, index=False)
-
-    return write_atomic(path, write)
-
-
-#: Metadata that would make every rerun's file differ (PDF and SVG embed a creation date).
-_NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
-
-
-def save_figure(fig, path: Path, *, dpi: int = 150) -> Path:
-    """Save a matplotlib Figure to ``path`` (format from its suffix), atomically.
-
-    No creation date is embedded, so rerunning an experiment reproduces its files byte for byte.
-    """
-    path = Path(path)
-    fmt = path.suffix[1:]
-    return write_atomic(
-        path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=dpi, metadata=_NO_DATE.get(fmt))
-    )
-
-
-def markdown_table(table, floatfmt: str = ".3g") -> str:
-    """A pandas DataFrame as a GitHub Markdown table (numbers formatted with ``floatfmt``)."""
-
-    def cell(value) -> str:
-        if isinstance(value, float | np.floating):
-            return format(value, floatfmt)
-        return str(value)
-
-    header = "| " + " | ".join(map(str, table.columns)) + " |"
-    rule = "| " + " | ".join("---" for _ in table.columns) + " |"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
-    return "\n".join([header, rule, *body])
-
 
 #: The file that marks a directory as a run's outputs (see :func:`check_replaceable`), and
 #: lists the files the run wrote (:func:`staged_directory`): the others are the user's.
@@ -267,11 +54,6 @@ def _marker(directory: Path) -> dict | None:
     return record if ours and record.get("output") == directory.name else None
 
 
-def _is_output(directory: Path) -> bool:
-    """Whether ``directory`` holds the marker of an output named like it."""
-    return _marker(directory) is not None
-
-
 def _files(directory: Path) -> set[str]:
     """The files under ``directory`` (relative paths), its marker and temporaries aside."""
     return {
@@ -279,7 +61,7 @@ def _files(directory: Path) -> set[str]:
         for path in directory.rglob("*")
         if (path.is_file() or path.is_symlink())
         and path.name != MARKER
-        and not _is_temporary("", [path.name])
+        and not temporary(path.name)
     }
 
 
@@ -333,7 +115,7 @@ def check_replaceable(destination: Path) -> None:
         return
     elif not destination.is_dir():
         why = "exists and is not a directory"
-    elif _is_output(destination) or not any(destination.iterdir()):
+    elif _marker(destination) is not None or not any(destination.iterdir()):
         return
     else:
         why = f"is a directory that no run wrote (it has no {MARKER})"
@@ -348,17 +130,15 @@ def check_replaceable(destination: Path) -> None:
 _STAGING = ".{name}.staging-"
 
 
-def _is_temporary(directory: str, names: list[str]) -> list[str]:
-    """The half-written files of :func:`write_atomic` among ``names`` (never copied)."""
-    return [name for name in names if name.startswith(".") and name.endswith(".tmp")]
-
-
 @contextmanager
 def locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
     """Hold an exclusive ``flock`` on ``directory``; yields False if taken and not blocking.
 
     A lock dies with the process that holds it, so a directory whose lock is free has lost
     the run that locked it (:func:`recover`, :class:`~cenmcc.simulation.pairs.ColumnStore`).
+    The directory itself is locked, not a lock file beside it as ``filelock`` makes (with the
+    same ``flock`` underneath): a lock file would be one more leftover of a killed run to
+    recover, and, inside an output, a file that is neither the run's nor the user's.
     """
     fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -374,9 +154,10 @@ def locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
 
 def _recover(destination: Path) -> None:
     """:func:`recover`, with the lock on the parent directory held."""
-    if not destination.is_symlink() and _is_output(destination):  # never a user's files
-        for name in _is_temporary(str(destination), [p.name for p in destination.iterdir()]):
-            (destination / name).unlink()
+    if not destination.is_symlink() and _marker(destination) is not None:  # never a user's files
+        for path in destination.iterdir():
+            if temporary(path.name):
+                path.unlink()
     prefix = _STAGING.format(name=destination.name)
     for root in destination.parent.iterdir():
         if not root.name.startswith(prefix) or not root.is_dir() or root.is_symlink():
@@ -396,9 +177,9 @@ def recover(destination: Path) -> None:
     The staging root of a run that no longer holds its lock is removed; if the run was killed
     between the two renames of its swap (the previous run set aside, ``destination`` missing),
     the previous run is first moved back. Staging roots of live runs are left alone.
-    Temporaries of :func:`write_atomic` in ``destination`` itself, which only a writer killed
-    before outputs were staged can have left, are removed if a run wrote ``destination``
-    (:data:`MARKER`).
+    Temporaries of :func:`~cenmcc.commands.files.write_atomic` in ``destination`` itself,
+    which only a writer killed before outputs were staged can have left, are removed if a run
+    wrote ``destination`` (:data:`MARKER`).
     """
     destination = Path(destination)
     if not destination.parent.is_dir():
@@ -487,25 +268,22 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
     """
     destination = Path(destination)
     destination.parent.mkdir(parents=True, exist_ok=True)
-    root = lock = None
-    try:
+    with ExitStack() as held:  # unwound last to first: the root removed, then unlocked
         # No other run recovers or swaps meanwhile, and a signal waits until the root is locked.
         with locked(destination.parent), signals_deferred():
             _recover(destination)
             check_replaceable(destination)
             prefix = _STAGING.format(name=destination.name)
             root = Path(tempfile.mkdtemp(prefix=prefix, dir=destination.parent))
-            lock = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
-            fcntl.flock(lock, fcntl.LOCK_EX)
+            held.enter_context(locked(root))
+            held.callback(shutil.rmtree, root, ignore_errors=True)
         stage = root / destination.name
         if update and destination.is_dir():
             users = set(users_files(destination))  # carried over at the end, as always
 
             def aside(directory: str, names: list[str]) -> list[str]:
                 where = Path(directory).relative_to(destination)
-                return _is_temporary(directory, names) + [
-                    name for name in names if (where / name).as_posix() in users
-                ]
+                return [n for n in names if temporary(n) or (where / n).as_posix() in users]
 
             shutil.copytree(destination, stage, ignore=aside)
         else:
@@ -525,8 +303,3 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
             if destination.exists():
                 os.rename(destination, root / f"{destination.name}.previous")
             os.rename(stage, destination)
-    finally:
-        if root is not None:
-            shutil.rmtree(root, ignore_errors=True)
-        if lock is not None:
-            os.close(lock)
