@@ -221,9 +221,9 @@ class KeyedMoments:
         if np.array_equal(self.keys, other.keys):  # as in most merges: nothing to align
             return KeyedMoments(self.keys, self.moments.merge(other.moments))
         keys = np.union1d(self.keys, other.keys)
-        return KeyedMoments(keys, self._aligned(keys).merge(other._aligned(keys)))
+        return KeyedMoments(keys, self.aligned(keys).merge(other.aligned(keys)))
 
-    def _aligned(self, keys: np.ndarray) -> Moments:
+    def aligned(self, keys: np.ndarray) -> Moments:
         """The moments on ``keys`` (a superset of this object's), empty where a key is absent."""
         if np.array_equal(keys, self.keys):
             return self.moments
