@@ -344,8 +344,8 @@ def count_pairs(
     return {pair: out[pair] for pair in pairs}
 
 
-def _defined_store(store: ColumnStore, omitted, pairs, name: str) -> ColumnStore:
-    """A store, in the folder ``name`` of ``store``'s, of K and the columns of ``pairs`` on
+def _defined_store(store: ColumnStore, omitted, pairs, folder: str) -> ColumnStore:
+    """A store, in the folder ``folder`` of ``store``'s, of K and the columns of ``pairs`` on
     the rows where no column of ``omitted`` is NaN, in their order (copied block by block)."""
 
     def defined(rows: slice) -> np.ndarray:
@@ -353,9 +353,9 @@ def _defined_store(store: ColumnStore, omitted, pairs, name: str) -> ColumnStore
 
     blocks = [slice(a, min(a + BLOCK_ROWS, store.n)) for a in range(0, store.n, BLOCK_ROWS)]
     n = sum(int(np.count_nonzero(defined(rows))) for rows in blocks)
-    sub = ColumnStore(n, store.directory / name)
+    sub = ColumnStore(n, store.directory / folder)
     sub.directory.mkdir()
-    start, columns = 0, [GROUP, *dict.fromkeys(n for pair in pairs for n in pair)]
+    start, columns = 0, [GROUP, *dict.fromkeys(name for pair in pairs for name in pair)]
     for rows in blocks if sub.n else ():
         keep = defined(rows)
         sub.write(start, {c: store.read(c, rows)[keep] for c in columns})
