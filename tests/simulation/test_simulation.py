@@ -382,7 +382,10 @@ def test_a_measure_that_omits_its_undefined_values_leaves_them_out_of_moments_an
         for name, function in (("precision_0", precision_0), ("recall_1", recall_1))
     ]
     measures = ("mcc", *omitting)
-    sim = Simulation(sparse_counts, 1200, measures=measures, chunk_size=150, keep_table=True)
+    density = (("mcc", "precision_0"),)
+    sim = Simulation(
+        sparse_counts, 1200, measures, chunk_size=150, density_pairs=density, keep_table=True
+    )
     with pytest.warns(cenmcc.UndefinedMetricWarning) as caught:
         result = run(sim, jobs=1, quiet=True)
     table, summary = result.table, result.summary
@@ -413,6 +416,9 @@ def test_a_measure_that_omits_its_undefined_values_leaves_them_out_of_moments_an
         assert math.isfinite(stated["mean_se"])
         (message,) = [str(w.message) for w in caught if str(w.message).startswith(measure.name)]
         assert f"{stated['undefined']:,} of 1,200 matrices, left out of its moments" in message
+    histogram = result.histograms["mcc", "precision_0"]  # the left out are not "outside"
+    left_out = summary["pairs"]["mcc"]["precision_0"]["left_out"]
+    assert histogram.counts.sum() + histogram.outside == 1200 - left_out
     with pytest.warns(cenmcc.UndefinedMetricWarning):
         on_two = run(sim, jobs=2, backend="loky", quiet=True)
     assert json.dumps(on_two.summary) == json.dumps(summary)
@@ -436,6 +442,10 @@ def test_measures_fills_a_users_nan_and_warns_once():
     assert values["precision_0"].tolist() == [0.0, 0.5, 0.0]
     with pytest.raises(ValueError, match="undefined must be a real number within bounds"):
         cenmcc.Measure("p", precision_0, True, bounds=(0, 1), undefined=2.0)
+    omits = cenmcc.Measure("precision_0", precision_0, True, undefined="omit")
+    with pytest.warns(cenmcc.UndefinedMetricWarning, match=r"2 of 3 value.*NaN \(left out"):
+        values = cenmcc.measures(C, [omits])
+    assert np.isnan(values["precision_0"]).tolist() == [True, False, True]
     with pytest.raises(ValueError, match="'omit' or None, got 'skip'"):
         cenmcc.Measure("p", precision_0, True, bounds=(0, 1), undefined="skip")
 
