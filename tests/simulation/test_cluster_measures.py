@@ -1,17 +1,23 @@
-"""A user's measure given on the command line (``--measure module:object``) runs on a dask
-cluster that cannot import it, and gives the bits of a run on loky.
+"""A user's measure on a dask cluster: given on the command line (``--measure module:object``)
+to a cluster that cannot import it, or leaving its undefined values out, it gives the bits of a
+run on loky.
 
 The cluster and the checks that its processes end are those of ``test_cluster.py``.
 """
 
+import json
 import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_cluster import GUARD, _alive, _assert_ended, cluster
+
+import cenmcc
+from cenmcc.simulation import Simulation, run
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]  # starts dask clusters and subprocesses
 
@@ -74,3 +80,27 @@ def test_a_users_measure_on_the_command_line_runs_on_the_dask_workers(tmp_path):
     loky, dask = (home / "runs" / name / "summary.json" for name in ("loky", "dask"))
     assert '"gwet_ac1"' in loky.read_text()
     assert dask.read_bytes() == loky.read_bytes()
+
+
+def sparse(rng, size):
+    return rng.integers(0, 3, size=(size, 4, 4))
+
+
+def precision_0(C):
+    return C[:, 0, 0] / C[:, :, 0].sum(axis=-1)
+
+
+def test_a_measure_that_omits_its_undefined_values_gives_the_same_bits_on_dask():
+    omits = cenmcc.Measure("precision_0", precision_0, True, bounds=(0, 1), undefined="omit")
+    sim = Simulation(sparse, 1200, measures=("cen", "mcc", omits), chunk_size=150, seed=3)
+    with pytest.warns(cenmcc.UndefinedMetricWarning, match="precision_0 .* left out"):
+        reference = run(sim, jobs=1, quiet=True)
+    with pytest.warns(cenmcc.UndefinedMetricWarning, match="precision_0 .* left out"):
+        result = run(sim, jobs=2, backend="dask", quiet=True)
+    assert reference.summary["pairs"]["mcc"]["precision_0"]["left_out"] > 0
+    assert np.isfinite(reference.summary["measures"]["precision_0"]["mean"])
+    assert json.dumps(result.summary) == json.dumps(reference.summary)
+    pids = {pid for _, pid in result.processes}
+    assert len(pids) == 2
+    assert os.getpid() not in pids
+    _assert_ended(pids)
