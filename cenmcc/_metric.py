@@ -23,6 +23,9 @@ import numpy as np
 from ._marginals import Counts
 from ._undefined import warn_undefined
 
+#: ``Measure.undefined`` of a measure whose undefined values are left out of the statistics.
+OMIT = "omit"
+
 
 @dataclasses.dataclass(frozen=True)
 class Measure:
@@ -34,9 +37,9 @@ class Measure:
     returns ``m`` real values, one per matrix, as NumPy code does (``C.sum(axis=(-2, -1))``
     the totals, ``np.trace(C, axis1=-2, axis2=-1)`` the correct counts). It may return NaN
     where it is undefined (0/0, with NumPy's warning for it off), if it declares what that
-    means in ``undefined``; every NaN is then replaced by that value, counted, and warned
-    about once by the caller (:class:`cenmcc.UndefinedMetricWarning`, as for the built-in
-    measures). Infinite values,
+    means in ``undefined``: a value every NaN is replaced by, or :data:`OMIT`, the matrix
+    left out of the statistics; either way the NaN are counted and warned about once by the
+    caller (:class:`cenmcc.UndefinedMetricWarning`, as for the built-in measures). Infinite values,
     and NaN without ``undefined``, are refused with an error naming the measure. How
     :func:`cenmcc.measures` shares marginals among the built-in measures is internal.
 
@@ -58,11 +61,13 @@ class Measure:
         of ``greater_is_better``.
     bounds : tuple of float, optional
         ``(low, high)``, the range of the values (``inf`` allowed); unbounded by default.
-    undefined : float, optional
+    undefined : float or "omit", optional
         What a NaN returned by ``function`` (an undefined value, 0/0) means for the
-        statistics: the value it is replaced by, counted and warned about (a real number,
-        within ``bounds``). By default None: ``function`` never returns NaN, and a NaN is an
-        error.
+        statistics: the value it is replaced by (a real number, within ``bounds``), or
+        ``"omit"`` (:data:`OMIT`): the value stays NaN and a simulation leaves the matrix out
+        of the measure's moments and of the pair statistics of each of its pairs (a pair
+        counts the pairs of matrices defined for both its measures). Counted and warned about
+        either way. By default None: ``function`` never returns NaN, and a NaN is an error.
 
     Raises
     ------
@@ -100,6 +105,16 @@ class Measure:
     ... )
     >>> values["precision_0"].tolist(), undefined
     ([0.0, 0.5], {'precision_0': 1})
+
+    Or left out of the statistics: the value stays NaN, and a simulation's moments and pair
+    counts skip that matrix for this measure:
+
+    >>> p0 = cenmcc.Measure("precision_0", precision_0, True, bounds=(0.0, 1.0), undefined="omit")
+    >>> values, undefined = cenmcc.measures(
+    ...     [[[0, 2], [0, 3]], [[1, 1], [1, 3]]], [p0], count_undefined=True
+    ... )
+    >>> values["precision_0"].tolist(), undefined
+    ([nan, 0.5], {'precision_0': 1})
     """
 
     name: str
@@ -108,7 +123,7 @@ class Measure:
     label: str = ""
     best: float | None = None
     bounds: tuple[float, float] = (-math.inf, math.inf)
-    undefined: float | None = None
+    undefined: float | str | None = None
 
     def __post_init__(self):
         for field, kind in (("name", str), ("label", str), ("greater_is_better", bool)):
@@ -135,17 +150,22 @@ class Measure:
             raise ValueError(f"Measure.best {best!r} must be within bounds {self.bounds!r}")
         object.__setattr__(self, "bounds", (low, high))
         object.__setattr__(self, "best", best)
-        if self.undefined is not None:
+        if self.undefined is not None and not self.omits:
             if not _is_real(self.undefined) or not low <= self.undefined <= high:
                 raise ValueError(
-                    f"Measure.undefined must be a real number within bounds {self.bounds!r} "
-                    f"(or None), got {self.undefined!r}"
+                    f"Measure.undefined must be a real number within bounds {self.bounds!r}, "
+                    f"{OMIT!r} or None, got {self.undefined!r}"
                 )
             object.__setattr__(self, "undefined", float(self.undefined))
 
+    @property
+    def omits(self) -> bool:
+        """Whether its undefined values are left out of the statistics (:data:`OMIT`)."""
+        return isinstance(self.undefined, str) and self.undefined == OMIT
+
     def filled(self, values: np.ndarray) -> tuple[np.ndarray, int]:
-        """``values`` of the function with each NaN replaced by :attr:`undefined`, and their
-        number (the caller warns once, with the count).
+        """``values`` of the function with each NaN replaced by :attr:`undefined` (kept where it
+        is :data:`OMIT`), and their number (the caller warns once, with the count).
 
         Raises
         ------
@@ -159,7 +179,7 @@ class Measure:
             first = np.unravel_index(int(np.flatnonzero(bad)[0]), np.shape(values))
             hint = (
                 "; a measure returns NaN where it is undefined only if it declares what that "
-                "means: cenmcc.Measure(..., undefined=<value>)"
+                "means: cenmcc.Measure(..., undefined=<value> or 'omit')"
                 if np.isnan(values[first])
                 else ""
             )
@@ -168,7 +188,7 @@ class Measure:
                 f"{first[0] if len(first) == 1 else first}; every value must be finite{hint}"
             )
         count = int(np.count_nonzero(nan))
-        if count:
+        if count and not self.omits:
             values = np.where(nan, self.undefined, values)
         return values, count
 

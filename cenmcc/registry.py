@@ -243,5 +243,10 @@ def _call(measure: Measure, m, count_undefined: bool) -> tuple[np.ndarray, int]:
     values = real_array(values, name=f"the values of measure {measure.name!r}")
     values, filled = measure.filled(values)
     if filled and not count_undefined:
-        warn_undefined(filled, values.size, measure.label, measure.undefined)
+        fill = (
+            "NaN (left out: its Measure.undefined is 'omit')"
+            if measure.omits
+            else measure.undefined
+        )
+        warn_undefined(filled, values.size, measure.label, fill)
     return values[()] if values.ndim == 0 else values, n_undefined + filled

@@ -1,7 +1,10 @@
 """How measures agree: the statistics every simulation gives for its measures and their pairs.
 
 For every measure, per number of classes K and overall: count, mean and SD, and how many values
-were 0/0 (filled with the measure's documented value). For every pair of measures (f, g),
+were 0/0 (filled with the measure's documented value, or, for a measure whose
+``Measure.undefined`` is ``"omit"``, left out: its moments skip those matrices, and each of
+its pairs is counted over the matrices defined for both measures, its ``left_out`` saying how
+many matrices were not). For every pair of measures (f, g),
 overall and per K: the Pearson correlation, Kendall's τ_b, and Huang & Ling's (2005) degrees of
 consistency and discriminancy, the last three from one exact count of concordant, discordant
 and tied pairs of matrices (:mod:`cenmcc.simulation.pairs`); and ``within_k``, the last three
@@ -28,6 +31,7 @@ Schmeiser 1982; they are U-statistics, whose SD falls as 1/√n).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -98,10 +102,15 @@ class State:
     replicates : tuple of Replicate
         Of the replicate chunks (or their strided parts, :func:`replicate_splits`) among
         those merged, in chunk order.
-    subgroups : tuple of KeyedMoments
-        With :func:`moment_subgroups` S > 0: the moments of rows ``s::S`` of every chunk
-        merged, for each s (scaled as ``moments``), the groups of the jackknife of the
-        moment statistics in a run of too few tasks; else empty.
+    subgroups : tuple of State
+        With :func:`moment_subgroups` S > 0: the moments (and ``defined``) of rows ``s::S`` of
+        every chunk merged, for each s (scaled as ``moments``), the groups of the jackknife of
+        the moment statistics in a run of too few tasks; else empty.
+    defined : dict of tuple of int to KeyedMoments
+        For the measures whose undefined values are left out (:func:`defined_columns`): per
+        K, the moments of each such measure's column (key ``(i,)``) and of each pair's two
+        columns (``(i, j)``) over the rows where they are all defined (scaled as
+        ``moments``, whose columns of those measures hold NaN); empty if there are none.
     """
 
     moments: KeyedMoments
@@ -110,6 +119,7 @@ class State:
     histograms: dict
     replicates: tuple
     subgroups: tuple = ()
+    defined: dict = dataclasses.field(default_factory=dict)
 
     def merge(self, other: State) -> State:
         exponents = np.maximum(self.exponents, other.exponents)
@@ -121,28 +131,45 @@ class State:
             self.undefined.merge(other.undefined),
             {key: h.merge(other.histograms[key]) for key, h in self.histograms.items()},
             self.replicates + other.replicates,
-            tuple(
-                self._rescaled(a, exponents).merge(other._rescaled(b, exponents))
-                for a, b in zip(self.subgroups, other.subgroups, strict=True)
-            ),
+            tuple(a.merge(b) for a, b in zip(self.subgroups, other.subgroups, strict=True)),
+            {
+                key: self._rescaled(m, exponents, key).merge(
+                    other._rescaled(other.defined[key], exponents, key)
+                )
+                for key, m in self.defined.items()
+            },
         )
 
-    def _rescaled(self, moments: KeyedMoments, exponents: np.ndarray) -> KeyedMoments:
-        """``moments`` of this state's values times ``2**-exponents`` (at least this state's)."""
+    def _rescaled(
+        self, moments: KeyedMoments, exponents: np.ndarray, columns: tuple | None = None
+    ) -> KeyedMoments:
+        """``moments`` of this state's values (of ``columns``) times ``2**-exponents`` (at
+        least this state's)."""
         if np.array_equal(exponents, self.exponents):
             return moments
         shift = np.ldexp(1.0, self.exponents - exponents)
+        shift = shift if columns is None else shift[list(columns)]
         return KeyedMoments(moments.keys, moments.moments.scaled(shift))
 
     def subgroup_states(self) -> list[State]:
         """The states of :attr:`subgroups` (moments only), for the jackknife."""
-        empty = KeyedCounts(self.undefined.keys, np.zeros_like(self.undefined.counts))
-        return [State(m, self.exponents, empty, {}, ()) for m in self.subgroups]
+        return list(self.subgroups)
 
 
 def orientation(measures) -> np.ndarray:
     """+1 for each measure where higher is better, -1 where lower is."""
     return np.array([1.0 if m.greater_is_better else -1.0 for m in measures])
+
+
+def defined_columns(sim) -> tuple[tuple[int, ...], ...]:
+    """The columns whose moments :attr:`State.defined` keeps over the rows where they are
+    defined: each measure whose undefined values are left out (``Measure.undefined`` is
+    ``"omit"``) alone, and each summarized pair with such a measure."""
+    measures = sim.resolved_measures
+    index = {m.name: i for i, m in enumerate(measures)}
+    omits = {m.name for m in measures if m.omits}
+    pairs = [(index[f], index[g]) for f, g in sim.resolved_pairs if omits & {f, g}]
+    return (*((index[n],) for n in index if n in omits), *pairs)
 
 
 def all_pairs(measures) -> tuple[tuple[str, str], ...]:
@@ -161,8 +188,8 @@ def reduce(
     groups = key_groups(K)
     keys = np.array([k for k, _ in groups])
     x = np.stack([values[n] for n in names], axis=-1)
-    exponents = np.frexp(np.max(np.abs(x), axis=0, initial=0.0))[1].astype(np.int64)
-    moments = KeyedMoments.by_key(groups, np.ldexp(x, -exponents))
+    exponents = np.frexp(np.fmax.reduce(np.abs(x), axis=0, initial=0.0))[1].astype(np.int64)
+    columns = defined_columns(sim)
     undefined = KeyedCounts(
         keys.astype(np.int64),
         np.array([[undefined_by_k.get(int(k), {}).get(n, 0) for n in names] for k in keys]),
@@ -178,19 +205,40 @@ def reduce(
     if replicate:
         splits = replicate_splits(sim)
         replicates = tuple(
-            _replicate(
-                sim, rows.size, key_groups(K[rows]), {n: v[rows] for n, v in values.items()}, rtol
-            )
+            _replicate(sim, K[rows], {n: v[rows] for n, v in values.items()}, rtol)
             if splits > 1
-            else _replicate(sim, K.size, groups, values, rtol)
+            else _replicate(sim, K, values, rtol)
             for rows in (np.arange(s, K.size, splits) for s in range(splits))
         )
-    subgroups = tuple(
-        KeyedMoments.by_key(key_groups(K[s::S]), np.ldexp(x[s::S], -exponents))
-        for S in [moment_subgroups(sim)]
-        for s in range(S)
+    S = moment_subgroups(sim)
+    subgroups = tuple(_moments(K[s::S], x[s::S], exponents, columns) for s in range(S))
+    return dataclasses.replace(
+        _moments(K, x, exponents, columns, groups),
+        undefined=undefined,
+        histograms=histograms,
+        replicates=replicates,
+        subgroups=subgroups,
     )
-    return State(moments, exponents, undefined, histograms, replicates, subgroups)
+
+
+def _moments(K, x, exponents, columns, groups=None) -> State:
+    """The state of the moments of the rows ``x`` (their values times ``2**-exponents``), of
+    each ``columns`` (:func:`defined_columns`) over the rows where they are defined too."""
+    defined = {}
+    for key in columns:
+        part = x[:, list(key)]
+        rows = np.flatnonzero(~np.isnan(part).any(axis=1))
+        by_k = key_groups(K[rows])
+        defined[key] = (
+            KeyedMoments.by_key(by_k, np.ldexp(part[rows], -exponents[list(key)]))
+            if by_k
+            else KeyedMoments(np.zeros(0, np.int64), Moments.empty(len(key), (0,)))
+        )
+    moments = KeyedMoments.by_key(
+        key_groups(K) if groups is None else groups, np.ldexp(x, -exponents)
+    )
+    none = KeyedCounts(np.zeros(0, np.int64), np.zeros((0, x.shape[1]), np.int64))
+    return State(moments, exponents, none, {}, (), (), defined)
 
 
 #: Replicates a run's pair statistics aim at; a run with fewer whole chunks splits each of
@@ -229,23 +277,32 @@ def has_finite_bounds(measure) -> bool:
     return all(math.isfinite(b) for b in measure.bounds)
 
 
-def _replicate(sim, size: int, groups: list, values: dict, rtol: dict) -> Replicate:
+def _replicate(sim, K: np.ndarray, values: dict, rtol: dict, pairs=None) -> Replicate:
     """The pair statistics of one chunk, overall and per K (exact counts of its pairs).
 
     Each measure is ranked once (and within each K again where its ties have a tolerance,
     whose chains depend on the values counted together); overall, each pair is counted from
     the ranks (:func:`cenmcc.comparison.counts_from_ranks`), and within each K every pair at
     once from the signs of the differences (:func:`within_group_counts`), so that a chunk of
-    many measures and many K is not a few hundred small counts a pair.
+    many measures and many K is not a few hundred small counts a pair. A pair with NaN
+    (values left out) is counted over the rows where both its measures are defined.
     """
-    pairs = sim.resolved_pairs
+    groups = key_groups(K)
+    n_by_k = dict(zip(*(a.tolist() for a in np.unique(K, return_counts=True)), strict=True))
+    nan = {name: np.isnan(v) for name, v in values.items() if np.isnan(v).any()}
+    stats = {}
+    pairs = sim.resolved_pairs if pairs is None else pairs
+    for f, g in [p for p in pairs if nan.keys() & set(p)]:
+        rows = np.flatnonzero(~(nan.get(f, False) | nan.get(g, False)))
+        part = {f: values[f][rows], g: values[g][rows]}
+        stats |= _replicate(sim, K[rows], part, rtol, [(f, g)]).statistics
+    pairs = [p for p in pairs if p not in stats]
     names = list(dict.fromkeys(name for pair in pairs for name in pair))
     index = {name: i for i, name in enumerate(names)}
     ranks = {name: tie_group_ranks(values[name], rtol[name], 0.0) for name in names}
     same = {pair: sim.same_direction(*pair) for pair in pairs}
     by_k: dict = {pair: {} for pair in pairs}
-    n_by_k = {}
-    for k, rows in groups:
+    for k, rows in groups if names else ():
         grouped = np.stack(
             [
                 tie_group_ranks(values[name][rows], rtol[name], 0.0)
@@ -254,11 +311,9 @@ def _replicate(sim, size: int, groups: list, values: dict, rtol: dict) -> Replic
                 for name in names
             ]
         )
-        n_by_k[k] = grouped.shape[1]
         counted = within_group_counts(grouped, pairs, index)
         for pair, counts in counted.items():
             by_k[pair][k] = _oriented(same[pair], counts)
-    stats = {}
     for f, g in pairs:
         counts = counts_from_ranks(ranks[f], ranks[g])
         stats[f, g] = {
@@ -266,12 +321,13 @@ def _replicate(sim, size: int, groups: list, values: dict, rtol: dict) -> Replic
             "within_k": pair_count_statistics(pooled(by_k[f, g].values())),
             "by_k": {k: pair_count_statistics(c) for k, c in by_k[f, g].items()},
         }
-    return Replicate(size, n_by_k, stats)
+    return Replicate(K.size, n_by_k, stats)
 
 
 def pooled(counts) -> PairCounts:
     """The pair counts of several groups added: the pairs of objects of equal K (within K)."""
-    return PairCounts(*(sum(column) for column in zip(*counts, strict=True)))
+    columns = list(zip(*counts, strict=True)) or [()] * len(PairCounts._fields)
+    return PairCounts(*(sum(column) for column in columns))
 
 
 #: Largest number of (ordered pair of objects) x (measure) cells :func:`within_group_counts`
@@ -354,7 +410,8 @@ def statistics(sim, state: State) -> dict:
     """The moment statistics (jackknifed for their standard errors): means, SDs, correlations.
 
     Correlations are of the oriented measures (see the module docstring). Each statistic is
-    computed for every K at once, from the per-K moments.
+    computed for every K at once, from the per-K moments: those of :attr:`State.defined`
+    where a measure's undefined values are left out.
     """
     measures = sim.resolved_measures
     names = [m.name for m in measures]
@@ -364,6 +421,12 @@ def statistics(sim, state: State) -> dict:
     total, per_k = state.moments.total(), state.moments.moments
     mean, sd = _described(total, state.exponents)
     mean_k, sd_k = _described(per_k, state.exponents)
+    for (i, *pair), moments in state.defined.items():
+        if not pair:  # a measure's values where defined
+            (mean[i],), (sd[i],) = _described(moments.total(), state.exponents[[i]])
+            means, sds = _described(moments.aligned(state.moments.keys), state.exponents[[i]])
+            for q in range(len(keys)):
+                (mean_k[q][i],), (sd_k[q][i],) = means[q], sds[q]
     out = {
         "measures": {
             n: {
@@ -377,9 +440,13 @@ def statistics(sim, state: State) -> dict:
     }
     for f, g in sim.resolved_pairs:
         i, j = index[f], index[g]
-        pearson_k = _oriented_correlation(per_k, i, j, sign[i] * sign[j])
+        both, every, a, b = total, per_k, i, j
+        if (i, j) in state.defined:  # over the matrices where both are defined
+            moments, a, b = state.defined[i, j], 0, 1
+            both, every = moments.total(), moments.aligned(state.moments.keys)
+        pearson_k = _oriented_correlation(every, a, b, sign[i] * sign[j])
         out["pairs"].setdefault(f, {})[g] = {
-            "pearson": _oriented_correlation(total, i, j, sign[i] * sign[j]),
+            "pearson": _oriented_correlation(both, a, b, sign[i] * sign[j]),
             "by_k": {k: {"pearson": pearson_k[q]} for q, k in enumerate(keys)},
         }
     return out
@@ -405,6 +472,8 @@ def summarize(sim, state: State, counted: dict) -> dict:
     """Counts, undefined values and pair-count statistics with their replicate SEs.
 
     ``counted`` maps each pair to its :class:`cenmcc.simulation.pairs.Counted` (raw values).
+    A measure whose undefined values are left out, and each pair with one, say how many
+    matrices were (``left_out``).
     """
     measures = sim.resolved_measures
     keys = [int(k) for k in state.moments.keys]
@@ -419,10 +488,12 @@ def summarize(sim, state: State, counted: dict) -> dict:
                 "undefined": int(sum(undefined[k][i] for k in keys)),
                 "by_k": {k: {"n": n_by_k[k], "undefined": int(undefined[k][i])} for k in keys},
             }
+            | ({"left_out": int(sum(undefined[k][i] for k in keys))} if m.omits else {})
             for i, m in enumerate(measures)
         },
         "pairs": {},
     }
+    omits = {m.name for m in measures if m.omits}
     for f, g in sim.resolved_pairs:
         result = counted[f, g]
         same = sim.same_direction(f, g)
@@ -445,6 +516,8 @@ def summarize(sim, state: State, counted: dict) -> dict:
                 for k, c in by_k.items()
             },
         }
+        if omits & {f, g}:
+            entry["left_out"] = result.left_out
         out["pairs"].setdefault(f, {})[g] = entry
     return out
 

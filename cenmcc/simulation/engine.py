@@ -687,8 +687,13 @@ class _Context:
         return {pair: c.overall for pair, c in counted.items()}
 
     def count_measure_pairs(self) -> dict:
+        omit = [m.name for m in self.simulation.resolved_measures if m.omits]
         return count_pairs(
-            self._store, self.simulation.resolved_pairs, ties=self._ties, **self._parallel
+            self._store,
+            self.simulation.resolved_pairs,
+            ties=self._ties,
+            omit=omit,
+            **self._parallel,
         )
 
     def ties_summary(self) -> dict:

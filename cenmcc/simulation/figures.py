@@ -1,7 +1,8 @@
 """Figures of simulations, in one style shared by every figure of cenmcc (needs matplotlib).
 
-- :func:`agreement_matrix`: for every pair of measures, Kendall's τ_b and the degree of
-  consistency, one cell per pair with its value written in it;
+- :func:`agreement_matrix`: for every pair of measures, Kendall's τ_b and the degrees of
+  consistency and discriminancy, over all pairs of matrices and within K, one cell per pair
+  with its value written in it;
 - :func:`density_panels`: 2-D histograms of pairs of measures (matrices per cell, log scale);
 - :func:`agreement_by_k`: each pair's τ_b and consistency against the number of classes K;
 - :func:`k_per_dimension`: the empirical k of Eq. (3) per K with the given and the refitted
@@ -28,7 +29,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.colors import LogNorm
+from matplotlib.colors import LogNorm, Normalize
 from matplotlib.lines import Line2D
 
 import cenmcc
@@ -125,49 +126,65 @@ def result_figures(result) -> dict:
 
 
 def agreement_matrix(summary: dict, labels: dict):
-    """τ_b and consistency of every pair of measures, oriented (higher is better)."""
+    """τ_b, consistency and discriminancy of every pair of measures, oriented (higher is better).
+
+    Cell (row f, column g) holds the statistic of f against g: above the diagonal over every
+    pair of matrices, below it over the pairs of matrices of equal K (``within_k``, the per-K
+    counts pooled). τ_b and consistency are symmetric; discriminancy, ``|P|/|Q|`` of the row
+    over the column, is drawn on a log scale about 1 (its reverse is its reciprocal).
+    """
     names = list(summary["measures"])
     many = len(names) > 8  # smaller cells, two decimals
-    cell = 0.42 if many else 0.75
-    fig, axes = subplots(1, 2, width=cell * len(names) + 2.2, height=cell * len(names) + 1.6)
+    cell = 0.36 if many else 0.6
+    side = cell * len(names) + 1.9
+    fig, axes = subplots(1, 3, width=side, height=side - 0.2)
+    panels = [
+        ("kendall_tau_b", "Kendall's τ_b", Normalize(-1, 1)),
+        ("consistency", "degree of consistency", Normalize(0, 1)),
+        ("discriminancy", "degree of discriminancy (row over column)", LogNorm(0.1, 10)),
+    ]
     with style():
-        for ax, (stat, title, limits) in zip(
-            axes,
-            [
-                ("kendall_tau_b", "Kendall's τ_b", (-1, 1)),
-                ("consistency", "degree of consistency", (0, 1)),
-            ],
-            strict=True,
-        ):
+        for ax, (stat, title, norm) in zip(axes, panels, strict=True):
             grid = np.full((len(names), len(names)), np.nan)
             for i, f in enumerate(names):
-                for j, g in enumerate(names):
-                    pair = summary["pairs"].get(f, {}).get(g) or summary["pairs"].get(g, {}).get(f)
-                    if pair is not None and i != j:
-                        grid[i, j] = pair[stat]
-            image = ax.imshow(grid, vmin=limits[0], vmax=limits[1], cmap="RdBu")
-            for i in range(len(names)):
-                for j in range(len(names)):
-                    if np.isfinite(grid[i, j]):
-                        dark = abs(grid[i, j] - np.mean(limits)) > 0.35 * np.ptp(limits)
-                        ax.text(
-                            j,
-                            i,
-                            f"{grid[i, j]:.2f}" if many else f"{grid[i, j]:.3f}",
-                            ha="center",
-                            va="center",
-                            fontsize=5.5 if many else 8,
-                            color="white" if dark else "black",
-                        )
+                for j, g in enumerate(names[i + 1 :], start=i + 1):
+                    pair, flip = summary["pairs"].get(f, {}).get(g), False
+                    if pair is None:
+                        pair, flip = summary["pairs"].get(g, {}).get(f), True
+                    if pair is None:
+                        continue
+                    for (r, c), part in (((i, j), pair), ((j, i), pair.get("within_k", {}))):
+                        value = float(part.get(stat, np.nan))
+                        if stat == "discriminancy" and flip != (r > c):
+                            with np.errstate(divide="ignore"):
+                                value = 1.0 / np.float64(value)
+                        grid[r, c] = value
+            shown = np.clip(grid, norm.vmin, norm.vmax)
+            image = ax.imshow(np.ma.masked_invalid(shown), norm=norm, cmap="RdBu")
+            for (i, j), value in np.ndenumerate(grid):
+                if i != j and not np.isnan(value):
+                    dark = abs(norm(shown[i, j]) - 0.5) > 0.35
+                    text = "∞" if np.isinf(value) else f"{value:.2f}" if many else f"{value:.3f}"
+                    ax.text(
+                        j,
+                        i,
+                        text,
+                        ha="center",
+                        va="center",
+                        fontsize=5 if many else 6.5,
+                        color="white" if dark else "black",
+                    )
             ticks = [labels.get(n, n) for n in names]
             ax.set_xticks(range(len(names)), ticks, rotation=45, ha="right")
             ax.set_yticks(range(len(names)), ticks)
+            ax.plot([-0.5, len(names) - 0.5], [-0.5, len(names) - 0.5], color="0.3", lw=0.6)
             ax.grid(False)
             ax.set_title(title)
-            fig.colorbar(image, ax=ax, shrink=0.8)
+            fig.colorbar(image, ax=ax, shrink=0.8, location="bottom")
         fig.suptitle(
             f"How the measures rank {summary['n_matrices']:,} matrices alike (oriented: higher is "
-            "better)"
+            "better); above the diagonal: all pairs of matrices, below: pairs of equal K; blank: "
+            "undefined (0/0)"
         )
     return fig
 

@@ -5,9 +5,9 @@ A simulation names its measures as strings of :data:`cenmcc.MEASURES` (``"cen"``
 read-only ndarray of counts ``(m, K, K)`` (the contract: :class:`cenmcc.Measure`). In a worker,
 :func:`evaluate` computes them all on one validated stack (the named ones together, sharing
 their work: :func:`cenmcc.measures`), counts the values that were 0/0 instead of warning (a
-user's NaN replaced by its ``Measure.undefined``), and checks every user function's output: one
-real value per matrix, finite or a declared NaN, else an error naming the measure and saying
-what it returned (:func:`describe`).
+user's NaN replaced by its ``Measure.undefined``, or kept where that is ``"omit"``), and
+checks every user function's output: one real value per matrix, finite or a declared NaN,
+else an error naming the measure and saying what it returned (:func:`describe`).
 """
 
 from __future__ import annotations
@@ -151,6 +151,11 @@ def _checked(measure: cenmcc.Measure, result, m: int, where: str) -> tuple[np.nd
 
 def undefined_rule(measure: cenmcc.Measure) -> str:
     """What became of a measure's undefined (0/0) values, for the one warning of a run."""
+    if measure.omits:
+        return (
+            "left out of its moments and of the pair statistics of its pairs (its "
+            "Measure.undefined is 'omit'; each pair's left_out counts the matrices)"
+        )
     if measure.undefined is not None:
         return f"set to {measure.undefined:g} (its Measure.undefined)"
     call = metric_call(measure.function)

@@ -280,10 +280,13 @@ class Counted(NamedTuple):
         Over every pair of matrices.
     by_group : dict of int to PairCounts
         Over the pairs of matrices of each number of classes K (empty if not asked).
+    left_out : int
+        Matrices left out, undefined (NaN) on a column of ``omit`` (:func:`count_pairs`).
     """
 
     overall: PairCounts
     by_group: dict
+    left_out: int = 0
 
 
 def count_pairs(
@@ -292,6 +295,7 @@ def count_pairs(
     *,
     by_group: bool = True,
     ties: dict[str, TieRule] | None = None,
+    omit: Iterable[str] = (),
     **parallel,
 ) -> dict[tuple[str, str], Counted]:
     """Exact pair counts of each pair of columns of ``store``, overall and within each K.
@@ -307,6 +311,10 @@ def count_pairs(
     ties : dict of str to TieRule, optional
         The rule of each column (:data:`EQUAL` for those left out). A column is ranked once,
         by the rule it is first counted with.
+    omit : iterable of str
+        Columns whose NaN values are left out: a pair with such columns is counted over the
+        rows where they are defined (as :func:`cenmcc.pair_counts` of those rows alone), in
+        a store of those rows (:func:`_defined_store`), each set of such columns once.
     **parallel
         ``jobs``, ``backend``, ``scheduler``, ``quiet``, as in
         :func:`cenmcc.simulation.parallel.iter_tasks`.
@@ -317,6 +325,48 @@ def count_pairs(
     """
     pairs = list(dict.fromkeys(pairs))
     store.flush()
+    by_omitted: dict = {}
+    for pair in pairs:
+        by_omitted.setdefault(tuple(n for n in dict.fromkeys(omit) if n in pair), []).append(pair)
+    out = _count_pairs(store, by_omitted.pop((), []), by_group, ties, parallel)
+    for i, (omitted, some) in enumerate(by_omitted.items()):
+        sub = _defined_store(store, omitted, some, f"defined-{i}")
+        try:
+            counted = (
+                _count_pairs(sub, some, by_group, ties, parallel)
+                if sub.n >= 2
+                else {pair: Counted(PairCounts(0, 0, 0, 0, 0, 0), {}) for pair in some}
+            )
+        finally:
+            shutil.rmtree(sub.directory, ignore_errors=True)
+        out |= {pair: c._replace(left_out=store.n - sub.n) for pair, c in counted.items()}
+    return {pair: out[pair] for pair in pairs}
+
+
+def _defined_store(store: ColumnStore, omitted, pairs, folder: str) -> ColumnStore:
+    """A store, in the folder ``folder`` of ``store``'s, of K and the columns of ``pairs`` on
+    the rows where no column of ``omitted`` is NaN, in their order (copied block by block)."""
+
+    def defined(rows: slice) -> np.ndarray:
+        return ~np.any([np.isnan(store.read(c, rows)) for c in omitted], axis=0)
+
+    blocks = [slice(a, min(a + BLOCK_ROWS, store.n)) for a in range(0, store.n, BLOCK_ROWS)]
+    n = sum(int(np.count_nonzero(defined(rows))) for rows in blocks)
+    sub = ColumnStore(n, store.directory / folder)
+    sub.directory.mkdir()
+    start, columns = 0, [GROUP, *dict.fromkeys(name for pair in pairs for name in pair)]
+    for rows in blocks if sub.n else ():
+        keep = defined(rows)
+        sub.write(start, {c: store.read(c, rows)[keep] for c in columns})
+        start += int(np.count_nonzero(keep))
+    sub.flush()
+    return sub
+
+
+def _count_pairs(store: ColumnStore, pairs: list, by_group: bool, ties, parallel: dict) -> dict:
+    """:func:`count_pairs` of pairs without columns to omit."""
+    if not pairs:
+        return {}
     names = list(dict.fromkeys(name for pair in pairs for name in pair))
     rule = {name: (ties or {}).get(name, EQUAL) for name in names}
     directory = str(store.directory)

@@ -221,9 +221,9 @@ class KeyedMoments:
         if np.array_equal(self.keys, other.keys):  # as in most merges: nothing to align
             return KeyedMoments(self.keys, self.moments.merge(other.moments))
         keys = np.union1d(self.keys, other.keys)
-        return KeyedMoments(keys, self._aligned(keys).merge(other._aligned(keys)))
+        return KeyedMoments(keys, self.aligned(keys).merge(other.aligned(keys)))
 
-    def _aligned(self, keys: np.ndarray) -> Moments:
+    def aligned(self, keys: np.ndarray) -> Moments:
         """The moments on ``keys`` (a superset of this object's), empty where a key is absent."""
         if np.array_equal(keys, self.keys):
             return self.moments
@@ -279,6 +279,7 @@ class Histogram2D:
     ----------
     counts : ndarray of int64, shape (nx, ny)
     outside : int
+        Points outside the grid (a point with a NaN coordinate, left out, is not counted).
     x_range, y_range : tuple of float
     """
 
@@ -295,7 +296,8 @@ class Histogram2D:
         inside = (ix >= 0) & (iy >= 0)
         flat = ix[inside] * bins + iy[inside]
         counts = np.bincount(flat, minlength=bins * bins).reshape(bins, bins).astype(np.int64)
-        return cls(counts, int(np.size(x) - flat.size), tuple(x_range), tuple(y_range))
+        points = np.count_nonzero(~(np.isnan(x) | np.isnan(y)))
+        return cls(counts, int(points - flat.size), tuple(x_range), tuple(y_range))
 
     def merge(self, other: Histogram2D) -> Histogram2D:
         """The counts of both sets of points (exact)."""

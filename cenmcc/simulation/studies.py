@@ -67,7 +67,8 @@ class ChunkData(NamedTuple):
     K : ndarray of int, shape (m,)
         Number of classes of each matrix.
     columns : dict of str to ndarray, shape (m,)
-        Every measure of the simulation, by name: the value of each matrix.
+        Every measure of the simulation, by name: the value of each matrix (NaN where a
+        measure whose ``Measure.undefined`` is ``"omit"`` is undefined).
     rng : numpy.random.Generator
         The study's own stream for this chunk.
     replicate : bool

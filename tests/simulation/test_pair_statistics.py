@@ -13,7 +13,6 @@ from scipy import stats
 import cenmcc
 from cenmcc import comparison
 from cenmcc.simulation import Simulation, agreement
-from cenmcc.simulation.streaming import key_groups
 
 
 def brute_force(f, g) -> cenmcc.PairCounts:
@@ -113,9 +112,7 @@ def test_a_replicate_chunk_counts_each_k_as_pair_counts_does(monkeypatch):
     sim = Simulation(lambda r, n: None, K.size, measures=tuple(values))
     for cells in (agreement.SIGN_CELLS, 0):  # all at once, then pair by pair from the ranks
         monkeypatch.setattr(agreement, "SIGN_CELLS", cells)
-        replicate = agreement._replicate(
-            sim, K.size, key_groups(K), values, dict.fromkeys(values, 0.0)
-        )
+        replicate = agreement._replicate(sim, K, values, dict.fromkeys(values, 0.0))
         for (f, g), statistics in replicate.statistics.items():
             for k in np.unique(K):
                 rows = np.flatnonzero(k == K)

@@ -47,6 +47,29 @@ def test_counts_equal_the_counts_of_the_columns(store, jobs, backend):
         }
 
 
+def test_omitted_columns_are_counted_over_their_defined_rows(store):
+    s, columns = store
+    rng = np.random.default_rng(5)
+    u = np.where(rng.random(s.n) < 0.2, np.nan, columns["h"])
+    s.add("u", u)
+    s.add("none", np.full(s.n, np.nan))
+    asked = [("f", "g"), ("f", "u"), ("u", "g"), ("u", "none")]
+    counted = count_pairs(s, asked, omit=["u", "none"], jobs=2, quiet=True)
+    assert list(counted) == asked
+    assert counted["f", "g"] == count_pairs(s, [("f", "g")], quiet=True)["f", "g"]
+    defined, K = ~np.isnan(u), columns["K"]
+    for f, g in asked[1:3]:
+        x, y = (columns.get(name, u) for name in (f, g))  # u is not in columns
+        assert counted[f, g].left_out == np.count_nonzero(~defined) > 0
+        assert counted[f, g].overall == cenmcc.pair_counts(x[defined], y[defined])
+        assert counted[f, g].by_group == {
+            int(k): cenmcc.pair_counts(x[defined & (k == K)], y[defined & (k == K)])
+            for k in np.unique(K)
+        }
+    assert counted["u", "none"] == pairs.Counted(cenmcc.PairCounts(0, 0, 0, 0, 0, 0), {}, s.n)
+    assert not list(s.directory.glob("defined-*"))  # the stores of defined rows are removed
+
+
 @pytest.mark.parametrize("k", [2, 3, 7])
 def test_counts_split_into_bands_and_groups_of_k_are_those_of_one_task(store, monkeypatch, k):
     s, columns = store

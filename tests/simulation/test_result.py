@@ -227,3 +227,29 @@ def test_the_per_k_figure_stays_legible_for_many_measures(n_measures, tmp_path):
     assert min(legend.x0, legend.y0) >= 0
     assert legend.x1 <= fig.bbox.width
     plt.close(fig)
+
+
+@pytest.mark.parametrize("n_measures", [3, 8])
+def test_the_agreement_figure_shows_within_k_below_the_diagonal(n_measures, tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from cenmcc.simulation import figures
+
+    names = list(cenmcc.MEASURES)[:n_measures]
+    pair = {"kendall_tau_b": 0.25, "consistency": 0.5, "discriminancy": 4.0}
+    pair["within_k"] = {"kendall_tau_b": 0.75, "consistency": 0.875, "discriminancy": 2.0}
+    pairs = {f: dict.fromkeys(names[i + 1 :], pair) for i, f in enumerate(names)}
+    fig = figures.agreement_matrix(
+        {"measures": dict.fromkeys(names), "pairs": pairs, "n_matrices": 9}, {}
+    )
+    fig.savefig(tmp_path / "agreement.png")  # warnings are errors: no collapsed layout
+    for ax, above, below in zip(
+        fig.axes[:3], ["0.250", "0.500", "4.000"], ["0.750", "0.875", "0.500"], strict=True
+    ):
+        cells = {
+            (round(t.get_position()[1]), round(t.get_position()[0])): t.get_text() for t in ax.texts
+        }
+        assert len(cells) == n_measures * (n_measures - 1)
+        assert all(text == (above if r < c else below) for (r, c), text in cells.items())
+    plt.close(fig)

@@ -24,6 +24,8 @@ def test_validation_compares_the_spread_over_seeds_with_the_claimed_errors():
     assert report["simulation"]["generator"].endswith("draw")
     stats = report["statistics"]
     assert {"measures.cen.mean", "pairs.cen.mcc.consistency"} <= set(stats)
+    within_k = {f"pairs.cen.mcc.within_k.{name}" for name in ("consistency", "kendall_tau_b")}
+    assert within_k <= set(stats)  # the pooled within-K statistics are checked too
     assert not any("by_k" in name for name in stats)
     for s in stats.values():
         assert s["seeds"] == 4

@@ -364,6 +364,65 @@ def small_counts_chunks(sim):
     )
 
 
+def sparse_counts(rng, size):
+    """3- and 4-class matrices of few samples: many with no sample in a row or a column."""
+    K = rng.integers(3, 5, size=size)
+    return [rng.integers(0, 3, size=(int(np.sum(k == K)), k, k)) for k in (3, 4)]
+
+
+def recall_1(C):
+    """The recall of class 1, NaN (0/0) where class 1 has no sample."""
+    return C[:, 1, 1] / C[:, 1, :].sum(axis=-1)
+
+
+def test_a_measure_that_omits_its_undefined_values_leaves_them_out_of_moments_and_pairs():
+    omitting = [
+        cenmcc.Measure(name, function, True, bounds=(0, 1), undefined="omit")
+        for name, function in (("precision_0", precision_0), ("recall_1", recall_1))
+    ]
+    measures = ("mcc", *omitting)
+    density = (("mcc", "precision_0"),)
+    sim = Simulation(
+        sparse_counts, 1200, measures, chunk_size=150, density_pairs=density, keep_table=True
+    )
+    with pytest.warns(cenmcc.UndefinedMetricWarning) as caught:
+        result = run(sim, jobs=1, quiet=True)
+    table, summary = result.table, result.summary
+    for f, g in sim.resolved_pairs:  # counted as cenmcc.pair_counts counts the defined rows
+        entry = summary["pairs"][f][g]
+        defined = ~(np.isnan(table[f]) | np.isnan(table[g]))
+        assert entry["left_out"] == np.count_nonzero(~defined) > 0
+        within = []
+        for k in (3, 4):
+            rows = defined & (table["K"] == k)
+            counts = cenmcc.pair_counts(table[f][rows], table[g][rows], rtol=sim.tie_rtol)
+            assert entry["by_k"][str(k)]["pair_counts"] == counts._asdict()
+            within.append(counts)
+        assert entry["within_k"]["pair_counts"] == {
+            name: sum(getattr(c, name) for c in within) for name in cenmcc.PairCounts._fields
+        }
+        f_defined, g_defined = table[f][defined], table[g][defined]
+        counts = cenmcc.pair_counts(f_defined, g_defined, rtol=sim.tie_rtol)
+        assert entry["pair_counts"] == counts._asdict()
+        assert entry["pearson"] == pytest.approx(np.corrcoef(f_defined, g_defined)[0, 1], 1e-12)
+        assert all(math.isfinite(entry[f"{s}_se"]) for s in ("pearson", "consistency"))
+    for measure in omitting:
+        values, stated = table[measure.name], summary["measures"][measure.name]
+        defined = values[~np.isnan(values)]
+        assert stated["left_out"] == stated["undefined"] == values.size - defined.size > 0
+        assert stated["mean"] == pytest.approx(defined.mean(), rel=1e-12)
+        assert stated["sd"] == pytest.approx(defined.std(ddof=1), rel=1e-12)
+        assert math.isfinite(stated["mean_se"])
+        (message,) = [str(w.message) for w in caught if str(w.message).startswith(measure.name)]
+        assert f"{stated['undefined']:,} of 1,200 matrices, left out of its moments" in message
+    histogram = result.histograms["mcc", "precision_0"]  # the left out are not "outside"
+    left_out = summary["pairs"]["mcc"]["precision_0"]["left_out"]
+    assert histogram.counts.sum() + histogram.outside == 1200 - left_out
+    with pytest.warns(cenmcc.UndefinedMetricWarning):
+        on_two = run(sim, jobs=2, backend="loky", quiet=True)
+    assert json.dumps(on_two.summary) == json.dumps(summary)
+
+
 def test_a_users_nan_without_a_declared_meaning_is_refused_naming_the_fix():
     mine = cenmcc.Measure("precision_0", precision_0, True)
     sim = Simulation(small_counts, 200, measures=("cen", mine), chunk_size=100)
@@ -382,6 +441,12 @@ def test_measures_fills_a_users_nan_and_warns_once():
     assert values["precision_0"].tolist() == [0.0, 0.5, 0.0]
     with pytest.raises(ValueError, match="undefined must be a real number within bounds"):
         cenmcc.Measure("p", precision_0, True, bounds=(0, 1), undefined=2.0)
+    omits = cenmcc.Measure("precision_0", precision_0, True, undefined="omit")
+    with pytest.warns(cenmcc.UndefinedMetricWarning, match=r"2 of 3 value.*NaN \(left out"):
+        values = cenmcc.measures(C, [omits])
+    assert np.isnan(values["precision_0"]).tolist() == [True, False, True]
+    with pytest.raises(ValueError, match="'omit' or None, got 'skip'"):
+        cenmcc.Measure("p", precision_0, True, bounds=(0, 1), undefined="skip")
 
 
 def test_the_balanced_accuracy_warning_says_the_classes_are_excluded():
