@@ -11,10 +11,14 @@ The exact values
 - **MCC** is ``num / sqrt(den)`` with the integers ``num = c s - sum_k t_k p_k`` and
   ``den = (s² - sum_k p_k²)(s² - sum_k t_k²)`` (:func:`cenmcc.mcc`). It is identified by its
   sign and the reduced fraction ``num² / den``; where ``den = 0`` the MCC is the documented fill
-  value 0 of :func:`cenmcc.mcc`. Both ``num²`` and ``den`` are at most ``s⁴``, so they are
-  exact in int64 while every total is at most :data:`MCC_INT64_MAX_TOTAL` (55 108). Above it the
-  fractions are built from Python integers (object arrays of :class:`fractions.Fraction`),
-  which are sorted exactly but at Python speed.
+  value 0 of :func:`cenmcc.mcc`. With ``den = A B`` (``A = s² - sum_k p_k²``, ``B = s² -
+  sum_k t_k²``), four gcds cancel the common factors and leave the reduced fraction as
+  products ``(u v) / (w z)`` of factors of ``|num|``, A and B (:func:`_mcc_factors`), each at
+  most ``s²``: exact in int64 and float64 while every total is at most
+  :data:`MCC_FACTOR_MAX_TOTAL` (94 906 265). The products themselves, ``num²`` and ``den``
+  reduced, are at most ``s⁴`` and exact in int64 up to :data:`MCC_INT64_MAX_TOTAL` (55 108).
+  Above that :func:`tie_ranks` builds them from Python integers (object arrays of
+  :class:`fractions.Fraction`), which are sorted exactly but at Python speed.
 - **CEN**: with ``d_j = t_j + p_j`` and base ``b = 2(K - 1)``, the identity of
   :mod:`cenmcc.entropy` gives ``2 s ln(b) CEN = ln R`` with the rational
   ``R = prod_j d_j^(d_j - 2 C_jj) / prod_{j != k} C_jk^(2 C_jk)``. For one K, CEN is therefore
@@ -34,9 +38,12 @@ closer than its bound. With ``u = 2^-53`` the unit roundoff, ``|a - v| <= rel |v
 
 - accuracy, ``a = fl(c') / fl(s')`` of the reduced fraction: two conversions and one
   division, ``rel = 3u``, stated as ``4u``;
-- MCC, ``a = sign · sqrt(fl(a') / fl(b'))`` of the reduced ``num² / den``: two conversions, a
-  division and a correctly rounded square root, ``rel = 2.5u``, stated as ``4u`` (int64 and
-  Python integers convert alike, so the two paths give the same bits);
+- MCC, ``a = sign · sqrt(fl(a') / fl(b'))`` of the reduced ``num² / den = a' / b'``: two
+  roundings of integers, a division and a correctly rounded square root, ``rel = 2.5u``, stated
+  as ``4u``. ``fl(a')`` is computed as the product ``fl(u) · fl(v)`` of exact floats, which
+  IEEE 754 rounds correctly, and above :data:`MCC_FACTOR_MAX_TOTAL` as the conversion of the
+  Python integer ``a'``: both round ``a'`` to nearest, ties to even, so every path gives the
+  same bits;
 - CEN: ``T = sum_p e_p L_p`` with ``L_p = round(2^73 ln p)`` (within 1; :func:`_fixed_logs`)
   is summed exactly in three int64 limbs of 26 bits, through ``L(x) = sum_p v_p(x) L_p`` of
   every cell and class sum (a table per process, :func:`_log_table`); ``T / s`` is a function
@@ -61,7 +68,7 @@ from collections.abc import Callable
 from decimal import Context, Decimal
 from fractions import Fraction
 from functools import cmp_to_key
-from math import gcd, isqrt, prod
+from math import isqrt, prod
 
 import numpy as np
 
@@ -71,6 +78,11 @@ from ._validation import as_array
 #: Largest total s with s⁴ < 2⁶³: up to it MCC's ``num²`` and ``den`` (both <= s⁴) are exact in
 #: int64; above it :func:`tie_ranks` works with Python integers.
 MCC_INT64_MAX_TOTAL = 55108
+
+#: Largest total s with s² < 2⁵³: up to it the factors of MCC's reduced ``num² / den``
+#: (:func:`_mcc_factors`, each <= s²) are exact in int64 and float64, and :func:`tie_values`
+#: needs no Python integers.
+MCC_FACTOR_MAX_TOTAL = 94906265
 
 #: Largest ``2 s`` for which the CEN prime sieve is built (an int64 array of that length).
 CEN_MAX_SIEVE = 2**26
@@ -178,7 +190,8 @@ def tie_values(C, metric: str) -> np.ndarray:
     Accuracy is ``fl(c') / fl(s')`` and MCC ``sign sqrt(fl(a) / fl(b))`` of the reduced
     fractions ``c'/s'`` and ``a/b = num²/den``; CEN is computed from the reduced exponents
     ``e/s`` with an exact integer sum (module docstring). Cost: a few vectorized passes over
-    the stack; MCC above :data:`MCC_INT64_MAX_TOTAL` reduces its fractions in Python integers.
+    the stack; MCC above :data:`MCC_FACTOR_MAX_TOTAL` reduces its fractions in Python
+    integers.
 
     Examples
     --------
@@ -196,7 +209,7 @@ def tie_values(C, metric: str) -> np.ndarray:
     if not stacks:
         return np.zeros(0)
     if metric == "mcc":
-        return _mcc_values(_mcc_keys(stacks))
+        return _mcc_values(stacks)
     if metric == "accuracy":
         return _accuracy_values(_accuracy_keys(stacks))
     return np.concatenate([_cen_values(m) for m in stacks])
@@ -330,37 +343,70 @@ def _accuracy_classes(stacks):
     return inverse, _accuracy_values(keys), VALUE_BOUNDS["accuracy"], compare
 
 
-def _mcc_terms(stacks, dtype) -> tuple[np.ndarray, np.ndarray]:
-    """``num = c s - t·p`` and ``den = (s² - p·p)(s² - t·t)`` per matrix, in ``dtype``."""
-    nums, dens = [], []
+def _mcc_terms(stacks, dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``num = c s - t·p``, ``A = s² - p·p`` and ``B = s² - t·t`` per matrix (``den = A B``),
+    in ``dtype``."""
+    nums, As, Bs = [], [], []
     for m in stacks:
         t = m.true.reshape(-1, m.n_classes).astype(dtype)
         p = m.pred.reshape(-1, m.n_classes).astype(dtype)
         s = t.sum(axis=1)
         nums.append(m.correct.reshape(-1).astype(dtype) * s - (t * p).sum(axis=1))
-        dens.append((s * s - (p * p).sum(axis=1)) * (s * s - (t * t).sum(axis=1)))
-    return np.concatenate(nums), np.concatenate(dens)
+        As.append(s * s - (p * p).sum(axis=1))
+        Bs.append(s * s - (t * t).sum(axis=1))
+    return np.concatenate(nums), np.concatenate(As), np.concatenate(Bs)
+
+
+def _mcc_factors(stacks, dtype) -> tuple[np.ndarray, ...]:
+    """``sign(num)`` and the reduced ``num² / den = (u v) / (w z)`` of each matrix, in ``dtype``.
+
+    With ``den = A B`` (:func:`_mcc_terms`), the common factors of ``num²`` and ``den`` are
+    cancelled in four steps, each ``x, y -> x / g, y / g`` with ``g = gcd(x, y)``: one copy of
+    ``|num|`` against A (giving u), the other against what is left of A (giving v and w),
+    then u and v in turn against B (giving z). For a prime with exponents α in ``|num|`` and
+    β in A, the first two steps cancel ``min(α, β) + min(α, β - min(α, β)) = min(2α, β)`` of
+    it, so that it is left in ``u v`` or in w, not both; the last two do the same with B, and
+    w is left alone: ``gcd(u v, w z) = 1``. Every factor divides ``|num|``, A or B, all at
+    most ``s²`` (Cauchy-Schwarz), so for totals up to :data:`MCC_FACTOR_MAX_TOTAL` they are
+    exact in int64 and in float64. An MCC of 0 or 0/0 (``den = 0`` forces ``num = 0``) gets
+    ``(0, 0, 0, 1, 1)``.
+    """
+    num, A, B = _mcc_terms(stacks, dtype)
+    zero = num == 0
+    u = v = abs(num)
+    A, B = np.where(zero, 1, A), np.where(zero, 1, B)
+    g = np.gcd(u, A)
+    u, A = u // g, A // g
+    g = np.gcd(v, A)
+    v, A = v // g, A // g
+    g = np.gcd(u, B)
+    u, B = u // g, B // g
+    g = np.gcd(v, B)
+    v, B = v // g, B // g
+    return np.sign(num), u, v, A, B
 
 
 def _mcc_keys(stacks) -> np.ndarray:
     """``(sign(num), num²/g, den/g)`` of each matrix, the fraction reduced (``(0, 0, 1)`` for
     an MCC of 0 or 0/0): int64 up to :data:`MCC_INT64_MAX_TOTAL`, Python integers above it."""
     s_max = max(int(m.total.max()) for m in stacks if m.total.size)
-    dtype = object if s_max > MCC_INT64_MAX_TOTAL else np.int64
-    num, den = _mcc_terms(stacks, dtype)
-    zero = (num == 0) | (den == 0)
-    sq = num * num
-    g = np.frompyfunc(gcd, 2, 1)(sq, den) if dtype is object else np.gcd(sq, den)
-    g[zero] = 1
-    sign = np.array([_sign(x) for x in num], dtype=np.int64) if dtype is object else np.sign(num)
-    return np.stack([sign, np.where(zero, 0, sq // g), np.where(zero, 1, den // g)], axis=1)
+    sign, u, v, w, z = _mcc_factors(stacks, np.int64 if s_max <= MCC_FACTOR_MAX_TOTAL else object)
+    if s_max > MCC_INT64_MAX_TOTAL:
+        sign, u, v, w, z = (x.astype(object) for x in (sign, u, v, w, z))
+    return np.stack([sign, u * v, w * z], axis=1)
 
 
-def _mcc_values(keys: np.ndarray) -> np.ndarray:
-    """``sign sqrt(fl(a) / fl(b))``, each integer rounded once to float64 (as NumPy and Python
-    both round integers), whether the keys are int64 or Python integers."""
-    a, b = keys[:, 1].astype(np.float64), keys[:, 2].astype(np.float64)
-    return keys[:, 0].astype(np.float64) * np.sqrt(a / b)
+def _mcc_values(stacks) -> np.ndarray:
+    """``sign sqrt(fl(a) / fl(b))`` of the reduced ``a / b = num² / den``, each integer rounded
+    once to float64 (as NumPy and Python both round them, to nearest, ties to even): up to
+    :data:`MCC_FACTOR_MAX_TOTAL` as ``fl(a) = fl(u) fl(v)``, the product of two exact floats
+    correctly rounded (:func:`_mcc_factors`), above it from Python integers."""
+    s_max = max(int(m.total.max()) for m in stacks)
+    if s_max > MCC_FACTOR_MAX_TOTAL:
+        sign, a, b = _mcc_keys(stacks).T
+        return sign.astype(np.float64) * np.sqrt(a.astype(np.float64) / b.astype(np.float64))
+    sign, u, v, w, z = (x.astype(np.float64) for x in _mcc_factors(stacks, np.int64))
+    return sign * np.sqrt(u * v / (w * z))
 
 
 def _mcc_ranks(stacks) -> np.ndarray:
@@ -371,13 +417,15 @@ def _mcc_ranks(stacks) -> np.ndarray:
         q = np.frompyfunc(Fraction, 2, 1)(keys[:, 0] * keys[:, 1], keys[:, 2])
         return np.unique(q, return_inverse=True)[1].reshape(-1).astype(np.int64)
     keys, inverse = _classes(keys)
+    approx = np.empty(keys.shape[0])
+    approx[inverse] = _mcc_values(stacks)  # equal in a class
     k = keys.tolist()
 
     def compare(i: int, j: int) -> int:
         (si, ai, bi), (sj, aj, bj) = k[i], k[j]
         return _sign(si * ai * bj - sj * aj * bi)
 
-    return _dense_ranks(inverse, _mcc_values(keys), VALUE_BOUNDS["mcc"], compare)
+    return _dense_ranks(inverse, approx, VALUE_BOUNDS["mcc"], compare)
 
 
 def _smallest_prime_factors(n: int) -> np.ndarray:
