@@ -161,7 +161,7 @@ def tie_ranks(C, metric: str) -> np.ndarray:
     return _dense_ranks(*_accuracy_classes(stacks))
 
 
-def tie_values(C, metric: str) -> np.ndarray:
+def tie_values(C, metric: str, *, count_undefined: bool = False):
     """Float values of a metric, computed from the exact value: equal exactly where it is equal.
 
     Parameters
@@ -170,15 +170,21 @@ def tie_values(C, metric: str) -> np.ndarray:
         Integer counts, rows = true class, as in :func:`tie_ranks` (the stacks may have
         different K, for CEN too).
     metric : {"mcc", "cen", "accuracy"}
+    count_undefined : bool, default False
+        If True, return the number of values that are 0/0 and filled as well (as
+        :func:`cenmcc.measures` counts them: MCCs with ``den = 0``; CEN and accuracy are never
+        0/0), so that a caller needs no float evaluation of the metric.
 
     Returns
     -------
-    ndarray of float64, shape (n,)
+    values : ndarray of float64, shape (n,)
         The metric of each matrix (MCC with its fill value 0 where it is 0/0), within
         ``rel |v| + abs`` of its exact value v (:data:`VALUE_BOUNDS`), and a function of that
         exact value only: two matrices with mathematically equal values (MCC of C and of 3C,
         say) get the same bits, whatever their totals or the other matrices. Two values whose
         floats differ by more than twice the bound (:func:`undecided`) are in the right order.
+    undefined : int
+        Only with ``count_undefined=True``: how many of the values are 0/0, filled.
 
     Raises
     ------
@@ -206,13 +212,17 @@ def tie_values(C, metric: str) -> np.ndarray:
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
     stacks = [m for m in _stacks(C) if m.total.size]
+    undefined = 0
     if not stacks:
-        return np.zeros(0)
-    if metric == "mcc":
-        return _mcc_values(stacks)
-    if metric == "accuracy":
-        return _accuracy_values(_accuracy_keys(stacks))
-    return np.concatenate([_cen_values(m) for m in stacks])
+        values = np.zeros(0)
+    elif metric == "mcc":
+        values, zero = _mcc_values(stacks)
+        undefined = int(np.count_nonzero(zero))
+    elif metric == "accuracy":
+        values = _accuracy_values(_accuracy_keys(stacks))
+    else:
+        values = np.concatenate([_cen_values(m) for m in stacks])
+    return (values, undefined) if count_undefined else values
 
 
 def _stacks(C) -> list[Counts]:
@@ -357,8 +367,9 @@ def _mcc_terms(stacks, dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(nums), np.concatenate(As), np.concatenate(Bs)
 
 
-def _mcc_factors(stacks, dtype) -> tuple[np.ndarray, ...]:
-    """``sign(num)`` and the reduced ``num² / den = (u v) / (w z)`` of each matrix, in ``dtype``.
+def _mcc_factors(num, A, B) -> tuple[np.ndarray, ...]:
+    """``sign(num)`` and the reduced ``num² / den = (u v) / (w z)`` of each matrix, in the dtype
+    of the terms.
 
     With ``den = A B`` (:func:`_mcc_terms`), the common factors of ``num²`` and ``den`` are
     cancelled in four steps, each ``x, y -> x / g, y / g`` with ``g = gcd(x, y)``: one copy of
@@ -371,7 +382,6 @@ def _mcc_factors(stacks, dtype) -> tuple[np.ndarray, ...]:
     exact in int64 and in float64. An MCC of 0 or 0/0 (``den = 0`` forces ``num = 0``) gets
     ``(0, 0, 0, 1, 1)``.
     """
-    num, A, B = _mcc_terms(stacks, dtype)
     zero = num == 0
     u = v = abs(num)
     A, B = np.where(zero, 1, A), np.where(zero, 1, B)
@@ -390,23 +400,30 @@ def _mcc_keys(stacks) -> np.ndarray:
     """``(sign(num), num²/g, den/g)`` of each matrix, the fraction reduced (``(0, 0, 1)`` for
     an MCC of 0 or 0/0): int64 up to :data:`MCC_INT64_MAX_TOTAL`, Python integers above it."""
     s_max = max(int(m.total.max()) for m in stacks if m.total.size)
-    sign, u, v, w, z = _mcc_factors(stacks, np.int64 if s_max <= MCC_FACTOR_MAX_TOTAL else object)
+    dtype = np.int64 if s_max <= MCC_FACTOR_MAX_TOTAL else object
+    sign, u, v, w, z = _mcc_factors(*_mcc_terms(stacks, dtype))
     if s_max > MCC_INT64_MAX_TOTAL:
         sign, u, v, w, z = (x.astype(object) for x in (sign, u, v, w, z))
     return np.stack([sign, u * v, w * z], axis=1)
 
 
-def _mcc_values(stacks) -> np.ndarray:
-    """``sign sqrt(fl(a) / fl(b))`` of the reduced ``a / b = num² / den``, each integer rounded
-    once to float64 (as NumPy and Python both round them, to nearest, ties to even): up to
+def _mcc_values(stacks) -> tuple[np.ndarray, np.ndarray]:
+    """``sign sqrt(fl(a) / fl(b))`` of the reduced ``a / b = num² / den``, and where ``den = 0``.
+
+    Each integer is rounded once to float64, to nearest, ties to even: up to
     :data:`MCC_FACTOR_MAX_TOTAL` as ``fl(a) = fl(u) fl(v)``, the product of two exact floats
-    correctly rounded (:func:`_mcc_factors`), above it from Python integers."""
+    correctly rounded (:func:`_mcc_factors`), above it by NumPy's conversion of the Python
+    integer ``a``, which rounds alike.
+    """
     s_max = max(int(m.total.max()) for m in stacks)
-    if s_max > MCC_FACTOR_MAX_TOTAL:
-        sign, a, b = _mcc_keys(stacks).T
-        return sign.astype(np.float64) * np.sqrt(a.astype(np.float64) / b.astype(np.float64))
-    sign, u, v, w, z = (x.astype(np.float64) for x in _mcc_factors(stacks, np.int64))
-    return sign * np.sqrt(u * v / (w * z))
+    num, A, B = _mcc_terms(stacks, np.int64 if s_max <= MCC_FACTOR_MAX_TOTAL else object)
+    sign, u, v, w, z = _mcc_factors(num, A, B)
+    if u.dtype == object:
+        a, b = (u * v).astype(np.float64), (w * z).astype(np.float64)
+    else:
+        a = u.astype(np.float64) * v.astype(np.float64)
+        b = w.astype(np.float64) * z.astype(np.float64)
+    return sign.astype(np.float64) * np.sqrt(a / b), (A == 0) | (B == 0)
 
 
 def _mcc_ranks(stacks) -> np.ndarray:
@@ -418,7 +435,7 @@ def _mcc_ranks(stacks) -> np.ndarray:
         return np.unique(q, return_inverse=True)[1].reshape(-1).astype(np.int64)
     keys, inverse = _classes(keys)
     approx = np.empty(keys.shape[0])
-    approx[inverse] = _mcc_values(stacks)  # equal in a class
+    approx[inverse] = _mcc_values(stacks)[0]  # equal in a class
     k = keys.tolist()
 
     def compare(i: int, j: int) -> int:

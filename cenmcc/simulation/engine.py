@@ -15,10 +15,11 @@ and each measure's value, written to files as the chunks arrive
 and counted in the workers once all chunks are in. The workers hold one chunk at a time.
 
 Ties (:attr:`Simulation.ties`): by default, the MCC, CEN and accuracy of integer counts are
-computed in the workers from their exact values (:func:`cenmcc.ties.tie_values`), so that
-mathematically equal values have equal bits and tie exactly, as :func:`cenmcc.tie_ranks`
-decides; every other measure ties within a relative tolerance, chained as
-:func:`cenmcc.pair_counts` chains them. The summary's ``ties`` states the rule of each.
+computed in the workers from their exact values (:func:`cenmcc.ties.tie_values`, in place of
+their floats, at about the floats' cost), so that mathematically equal values have equal bits
+and tie exactly, as :func:`cenmcc.tie_ranks` decides; every other measure ties within a
+relative tolerance, chained as :func:`cenmcc.pair_counts` chains them. The summary's ``ties``
+states the rule of each.
 
 Standard errors: a statistic that is a smooth function of means (a mean, an SD, a
 correlation, a mean ratio, a refitted constant) is jackknifed over :data:`JACKKNIFE_GROUPS`
@@ -465,8 +466,13 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
             raise
         if stack.dtype.kind == "f" and not np.array_equal(stack, np.round(stack)):
             warned.append(FRACTIONAL)
-        values, undefined, user_warnings = evaluate(measures, counts, where)
-        _exact_values(values, counts, planned, inexact)
+        exact = _exact_names(counts, planned, inexact)
+        values, undefined, user_warnings = evaluate(
+            tuple(m for m in measures if m.name not in exact), counts, where
+        )
+        for name in exact:
+            values[name], undefined[name] = tie_values(counts, name, count_undefined=True)
+        values = {m.name: values[m.name] for m in measures}
         K = counts.n_classes
         ks.append(np.full(len(stack), K, dtype=np.int16))
         for name, v in values.items():
@@ -499,9 +505,11 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
     )
 
 
-def _exact_values(values: dict, counts: cenmcc.Counts, planned: dict, inexact: dict) -> None:
-    """Replace the values of the measures planned ``"exact"`` by those computed from their
-    exact values (:func:`cenmcc.ties.tie_values`), or say in ``inexact`` why they cannot be."""
+def _exact_names(counts: cenmcc.Counts, planned: dict, inexact: dict) -> list[str]:
+    """The measures planned ``"exact"`` that this stack's values are computed for from their
+    exact values (:func:`cenmcc.ties.tie_values`, instead of their floats: not both); for the
+    others, say in ``inexact`` why they cannot be."""
+    names = []
     for name, rule in planned.items():
         if rule != "exact" or name in inexact:
             continue
@@ -510,7 +518,8 @@ def _exact_values(values: dict, counts: cenmcc.Counts, planned: dict, inexact: d
         elif name == "cen" and 2 * int(counts.total.max()) > CEN_MAX_SIEVE:
             inexact[name] = f"a total above {CEN_MAX_SIEVE // 2} (cenmcc.ties.CEN_MAX_SIEVE / 2)"
         else:
-            values[name] = tie_values(counts, name)
+            names.append(name)
+    return names
 
 
 def measure_batch(batch: Batch) -> ChunkResult:

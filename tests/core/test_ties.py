@@ -176,6 +176,16 @@ def test_mcc_values_round_the_reduced_fraction_once():
         assert np.array_equal(v.view(np.int64), values[0].view(np.int64))
 
 
+@pytest.mark.parametrize("metric", ["mcc", "cen", "accuracy"])
+def test_values_count_their_undefined_as_measures_does(metric):
+    # The simulation takes the number of 0/0 values from tie_values, not from the floats.
+    C = matrices_with_row_sums([2, 0, 3])  # a class without samples: some MCCs are 0/0
+    values, undefined = tie_values(C, metric, count_undefined=True)
+    assert np.array_equal(values, tie_values(C, metric))
+    assert undefined == cenmcc.measures(C, [metric], count_undefined=True)[1][metric]
+    assert (undefined > 0) == (metric == "mcc")
+
+
 def test_cen_exact_comparison_agrees_with_brute_force():
     # The comparison used inside runs of close approximations, checked on every pair of classes.
     C = matrices_with_total([2, 3], 2)
