@@ -46,7 +46,8 @@ closer than its bound. With ``u = 2^-53`` the unit roundoff, ``|a - v| <= rel |v
   same bits;
 - CEN: ``T = sum_p e_p L_p`` with ``L_p = round(2^73 ln p)`` (within 1; :func:`_fixed_logs`)
   is summed exactly in three int64 limbs of 26 bits, through ``L(x) = sum_p v_p(x) L_p`` of
-  every cell and class sum (a table per process, :func:`_log_table`); ``T / s`` is a function
+  every cell and class sum (tables per process: :func:`_log_table`, and :func:`_cell_table` of
+  ``x L(x)`` for the cells while totals are below 2^23, the same integer); ``T / s`` is a function
   of ``e / s`` only, is reduced by ``gcd(T mod s, s)``, and rounded: relative error ``3u``
   whatever the cancellation. The ``L_p`` add at most ``2^-73 sum_p |e_p| / s`` to
   ``ln R / s``, and ``sum_p |e_p| <= 4 s log2(2s)``, so at most ``2^-66`` to CEN; the
@@ -542,6 +543,11 @@ _GUARD_BITS = 100
 _LOGS: dict[int, tuple[int, int]] = {}  # prime -> (ln p 2**100, bound on its error in units)
 _SIEVE = np.zeros(0, dtype=np.int64)  # the largest sieve built in this process
 _LOG_TABLE = np.zeros((3, 0), dtype=np.int64)  # the largest table of L(x) in this process
+_CELL_TABLE = np.zeros((2, 0), dtype=np.int64)  # the largest table of x L(x) in this process
+
+#: Totals below which CEN's cell terms come from :func:`_cell_table` (two gathers, no products,
+#: instead of three of each), and the bits of the lower of its two limbs.
+CEN_CELL_TABLE_TOTAL, _CELL_BITS = 2**23, 40
 
 
 def _log_table(n: int) -> np.ndarray:
@@ -570,6 +576,31 @@ def _log_table(n: int) -> np.ndarray:
             index, x = index[keep], x[keep]
         _LOG_TABLE = table
     return _LOG_TABLE
+
+
+def _cell_table(n: int) -> np.ndarray:
+    """``F(x) = x L(x)`` for every ``0 <= x <= n < 2**23`` as ``(F mod 2**40, F >> 40)``, two
+    int64 arrays of shape (n + 1,), built once per process as it grows (:func:`_log_table`).
+
+    With ``L(x) <= 2**73 ln x + log2 x < 2**77`` (:func:`_fixed_logs`) and its limbs carried
+    to ``l0 + l1 2**26 + l2 2**52`` (``l0, l1 < 2**26``, ``l2 < 2**25``), the products ``x l``
+    stay below ``2**49`` and ``F >> 40 = (x l0 + (x l1 mod 2**14) 2**26) >> 40 + (x l1 >> 14)
+    + x l2 2**12`` below ``2**61``.
+    """
+    global _CELL_TABLE
+    if _CELL_TABLE.shape[1] <= n:
+        size = min(max(n, 2 * _CELL_TABLE.shape[1], 1024), CEN_CELL_TABLE_TOTAL - 1)
+        l0, l1, l2 = _log_table(size)[:, : size + 1].copy()
+        l1 += l0 >> _LIMB
+        l2 += l1 >> _LIMB
+        l0 &= (1 << _LIMB) - 1
+        l1 &= (1 << _LIMB) - 1
+        x = np.arange(size + 1)
+        split = _CELL_BITS - _LIMB
+        low = x * l0 + ((x * l1 & ((1 << split) - 1)) << _LIMB)
+        high = (low >> _CELL_BITS) + (x * l1 >> split) + (x * l2 << (2 * _LIMB - _CELL_BITS))
+        _CELL_TABLE = np.stack([low & ((1 << _CELL_BITS) - 1), high])
+    return _CELL_TABLE
 
 
 def _sieve(n: int) -> np.ndarray:
@@ -645,9 +676,16 @@ def _cen_values(m: Counts) -> np.ndarray:
     the fixed-point logarithm of each value summed from its primes' (so that ``T = sum_p e_p
     L_p`` exactly, a function of R only), in three int64 limbs; then ``T / s`` is reduced by
     ``gcd(T mod s, s)`` with a long division of the limbs, and rounded.
+
+    While every total is below :data:`CEN_CELL_TABLE_TOTAL` (``2**23``), twice the cells' sum
+    ``S = sum C_jk L(C_jk)`` is gathered from :func:`_cell_table` in two limbs,
+    ``2 S = H 2**40 + E`` with ``E = 2 sum (F mod 2**40)`` and ``H = 2 sum (F >> 40)``, and
+    subtracted from the three: a cell of 0 or 1 adds ``F = 0``, so at most ``s / 2`` cells add
+    to E, ``E < s 2**40 < 2**63``, and ``H <= 2 s L(s) / 2**40 < 2**61``. Above it, each limb
+    of ``L(C_jk)`` is gathered and multiplied by ``C_jk``. Both give the same integer T, so
+    the same bits.
     """
     K = m.n_classes
-    C = m.C.reshape(-1, K, K).astype(np.int64)
     diag, s = m.diag.reshape(-1, K), m.total.reshape(-1)
     d = m.true.reshape(-1, K) + m.pred.reshape(-1, K)
     if 2 * int(s.max()) > CEN_MAX_SIEVE:
@@ -655,15 +693,24 @@ def _cen_values(m: Counts) -> np.ndarray:
             f"exact CEN sieves primes up to 2s; a total of {int(s.max())} exceeds the "
             f"limit of {CEN_MAX_SIEVE // 2}"
         )
-    off = C.copy()
+    off = m.C.reshape(-1, K, K).astype(np.int64)  # a copy, its diagonal set to 0
     np.einsum("nii->ni", off)[...] = 0
     table = _log_table(int(d.max()))  # L(x) of every x, (3, n) limbs: a cell is at most its d_j
     w = d - 2 * diag
     # |T_limb| <= 2**26.3 sum |weights| log2(2s) <= 2**26.3 4 s log2(2s) < 2**61
-    low, middle, high = (
-        np.einsum("nj,nj->n", w, v[d]) - 2 * np.einsum("njk,njk->n", off, v[off]) for v in table
-    )
+    low, middle, high = (np.einsum("nj,nj->n", w, v[d]) for v in table)
     mask = (1 << _LIMB) - 1
+    if int(s.max()) < CEN_CELL_TABLE_TOTAL:
+        cells = off.reshape(off.shape[0], -1)  # each at most its d_j and s
+        top = min(int(d.max()), int(s.max()))
+        E, H = (2 * v[cells].sum(axis=1) for v in _cell_table(top))  # 2S
+        split = _CELL_BITS - _LIMB  # H 2**40 = (H mod 2**12) 2**14 2**26 + (H >> 12) 2**52
+        low -= E & mask
+        middle -= (E >> _LIMB) + ((H & ((1 << 2 * _LIMB - _CELL_BITS) - 1)) << split)
+        high -= H >> (2 * _LIMB - _CELL_BITS)
+    else:
+        for limb, v in zip((low, middle, high), table, strict=True):
+            limb -= 2 * np.einsum("njk,njk->n", off, v[off])
     middle += low >> _LIMB
     high += middle >> _LIMB
     low &= mask

@@ -15,6 +15,7 @@ import cenmcc
 from cenmcc import tie_ranks
 from cenmcc.enumeration import matrices_with_row_sums, matrices_with_total
 from cenmcc.ties import (
+    CEN_CELL_TABLE_TOTAL,
     MCC_FACTOR_MAX_TOTAL,
     MCC_INT64_MAX_TOTAL,
     _cen_classes,
@@ -184,6 +185,19 @@ def test_values_count_their_undefined_as_measures_does(metric):
     assert np.array_equal(values, tie_values(C, metric))
     assert undefined == cenmcc.measures(C, [metric], count_undefined=True)[1][metric]
     assert (undefined > 0) == (metric == "mcc")
+
+
+def test_cen_values_agree_across_the_cell_table_limit(monkeypatch):
+    # Below CEN_CELL_TABLE_TOTAL the cells' terms come from the table of x L(x), above it from
+    # L(x) times x: both must give the same integer, so the same bits.
+    rng = np.random.default_rng(11)
+    stacks = [matrices_with_row_sums([2, 4, 3]), rng.integers(0, 5000, (400, 6, 6))]
+    table = [tie_values(C, "cen") for C in stacks]
+    assert max(C.sum(axis=(1, 2)).max() for C in stacks) < CEN_CELL_TABLE_TOTAL
+    monkeypatch.setattr("cenmcc.ties.CEN_CELL_TABLE_TOTAL", 1)
+    for C, v in zip(stacks, table, strict=True):
+        assert np.array_equal(tie_values(C, "cen").view(np.int64), v.view(np.int64))
+        assert np.allclose(v, cenmcc.cen(C), rtol=1e-14, atol=0)
 
 
 def test_cen_exact_comparison_agrees_with_brute_force():
