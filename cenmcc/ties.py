@@ -579,8 +579,9 @@ def _log_table(n: int) -> np.ndarray:
 
 
 def _cell_table(n: int) -> np.ndarray:
-    """``F(x) = x L(x)`` for every ``0 <= x <= n < 2**23`` as ``(F mod 2**40, F >> 40)``, two
-    int64 arrays of shape (n + 1,), built once per process as it grows (:func:`_log_table`).
+    """``F(x) = x L(x)`` for every ``0 <= x <= n < 2**23`` as the limbs ``(F mod 2**40,
+    F >> 40)``, int64 of shape (2, m) with ``m > n``, built once per process as it grows
+    (:func:`_log_table`).
 
     With ``L(x) <= 2**73 ln x + log2 x < 2**77`` (:func:`_fixed_logs`) and its limbs carried
     to ``l0 + l1 2**26 + l2 2**52`` (``l0, l1 < 2**26``, ``l2 < 2**25``), the products ``x l``
