@@ -11,10 +11,14 @@ The exact values
 - **MCC** is ``num / sqrt(den)`` with the integers ``num = c s - sum_k t_k p_k`` and
   ``den = (s² - sum_k p_k²)(s² - sum_k t_k²)`` (:func:`cenmcc.mcc`). It is identified by its
   sign and the reduced fraction ``num² / den``; where ``den = 0`` the MCC is the documented fill
-  value 0 of :func:`cenmcc.mcc`. Both ``num²`` and ``den`` are at most ``s⁴``, so they are
-  exact in int64 while every total is at most :data:`MCC_INT64_MAX_TOTAL` (55 108). Above it the
-  fractions are built from Python integers (object arrays of :class:`fractions.Fraction`),
-  which are sorted exactly but at Python speed.
+  value 0 of :func:`cenmcc.mcc`. With ``den = A B`` (``A = s² - sum_k p_k²``, ``B = s² -
+  sum_k t_k²``), four gcds cancel the common factors and leave the reduced fraction as
+  products ``(u v) / (w z)`` of factors of ``|num|``, A and B (:func:`_mcc_factors`), each at
+  most ``s²``: exact in int64 and float64 while every total is at most
+  :data:`MCC_FACTOR_MAX_TOTAL` (94 906 265). The products themselves, ``num²`` and ``den``
+  reduced, are at most ``s⁴`` and exact in int64 up to :data:`MCC_INT64_MAX_TOTAL` (55 108).
+  Above that :func:`tie_ranks` builds them from Python integers (object arrays of
+  :class:`fractions.Fraction`), which are sorted exactly but at Python speed.
 - **CEN**: with ``d_j = t_j + p_j`` and base ``b = 2(K - 1)``, the identity of
   :mod:`cenmcc.entropy` gives ``2 s ln(b) CEN = ln R`` with the rational
   ``R = prod_j d_j^(d_j - 2 C_jj) / prod_{j != k} C_jk^(2 C_jk)``. For one K, CEN is therefore
@@ -34,12 +38,16 @@ closer than its bound. With ``u = 2^-53`` the unit roundoff, ``|a - v| <= rel |v
 
 - accuracy, ``a = fl(c') / fl(s')`` of the reduced fraction: two conversions and one
   division, ``rel = 3u``, stated as ``4u``;
-- MCC, ``a = sign · sqrt(fl(a') / fl(b'))`` of the reduced ``num² / den``: two conversions, a
-  division and a correctly rounded square root, ``rel = 2.5u``, stated as ``4u`` (int64 and
-  Python integers convert alike, so the two paths give the same bits);
+- MCC, ``a = sign · sqrt(fl(a') / fl(b'))`` of the reduced ``num² / den = a' / b'``: two
+  roundings of integers, a division and a correctly rounded square root, ``rel = 2.5u``, stated
+  as ``4u``. ``fl(a')`` is computed as the product ``fl(u) · fl(v)`` of exact floats, which
+  IEEE 754 rounds correctly, and above :data:`MCC_FACTOR_MAX_TOTAL` as the conversion of the
+  Python integer ``a'``: both round ``a'`` to nearest, ties to even, so every path gives the
+  same bits;
 - CEN: ``T = sum_p e_p L_p`` with ``L_p = round(2^73 ln p)`` (within 1; :func:`_fixed_logs`)
   is summed exactly in three int64 limbs of 26 bits, through ``L(x) = sum_p v_p(x) L_p`` of
-  every cell and class sum (a table per process, :func:`_log_table`); ``T / s`` is a function
+  every cell and class sum (tables per process: :func:`_log_table`, and :func:`_cell_table` of
+  ``x L(x)`` for the cells while totals are below 2^23, the same integer); ``T / s`` is a function
   of ``e / s`` only, is reduced by ``gcd(T mod s, s)``, and rounded: relative error ``3u``
   whatever the cancellation. The ``L_p`` add at most ``2^-73 sum_p |e_p| / s`` to
   ``ln R / s``, and ``sum_p |e_p| <= 4 s log2(2s)``, so at most ``2^-66`` to CEN; the
@@ -61,7 +69,7 @@ from collections.abc import Callable
 from decimal import Context, Decimal
 from fractions import Fraction
 from functools import cmp_to_key
-from math import gcd, isqrt, prod
+from math import isqrt, prod
 
 import numpy as np
 
@@ -71,6 +79,11 @@ from ._validation import as_array
 #: Largest total s with s⁴ < 2⁶³: up to it MCC's ``num²`` and ``den`` (both <= s⁴) are exact in
 #: int64; above it :func:`tie_ranks` works with Python integers.
 MCC_INT64_MAX_TOTAL = 55108
+
+#: Largest total s with s² < 2⁵³: up to it the factors of MCC's reduced ``num² / den``
+#: (:func:`_mcc_factors`, each <= s²) are exact in int64 and float64, and :func:`tie_values`
+#: needs no Python integers.
+MCC_FACTOR_MAX_TOTAL = 94906265
 
 #: Largest ``2 s`` for which the CEN prime sieve is built (an int64 array of that length).
 CEN_MAX_SIEVE = 2**26
@@ -149,7 +162,7 @@ def tie_ranks(C, metric: str) -> np.ndarray:
     return _dense_ranks(*_accuracy_classes(stacks))
 
 
-def tie_values(C, metric: str) -> np.ndarray:
+def tie_values(C, metric: str, *, count_undefined: bool = False):
     """Float values of a metric, computed from the exact value: equal exactly where it is equal.
 
     Parameters
@@ -158,15 +171,21 @@ def tie_values(C, metric: str) -> np.ndarray:
         Integer counts, rows = true class, as in :func:`tie_ranks` (the stacks may have
         different K, for CEN too).
     metric : {"mcc", "cen", "accuracy"}
+    count_undefined : bool, default False
+        If True, return the number of values that are 0/0 and filled as well (as
+        :func:`cenmcc.measures` counts them: MCCs with ``den = 0``; CEN and accuracy are never
+        0/0), so that a caller needs no float evaluation of the metric.
 
     Returns
     -------
-    ndarray of float64, shape (n,)
+    values : ndarray of float64, shape (n,)
         The metric of each matrix (MCC with its fill value 0 where it is 0/0), within
         ``rel |v| + abs`` of its exact value v (:data:`VALUE_BOUNDS`), and a function of that
         exact value only: two matrices with mathematically equal values (MCC of C and of 3C,
         say) get the same bits, whatever their totals or the other matrices. Two values whose
         floats differ by more than twice the bound (:func:`undecided`) are in the right order.
+    undefined : int
+        Only with ``count_undefined=True``: how many of the values are 0/0, filled.
 
     Raises
     ------
@@ -178,7 +197,8 @@ def tie_values(C, metric: str) -> np.ndarray:
     Accuracy is ``fl(c') / fl(s')`` and MCC ``sign sqrt(fl(a) / fl(b))`` of the reduced
     fractions ``c'/s'`` and ``a/b = num²/den``; CEN is computed from the reduced exponents
     ``e/s`` with an exact integer sum (module docstring). Cost: a few vectorized passes over
-    the stack; MCC above :data:`MCC_INT64_MAX_TOTAL` reduces its fractions in Python integers.
+    the stack; MCC above :data:`MCC_FACTOR_MAX_TOTAL` reduces its fractions in Python
+    integers.
 
     Examples
     --------
@@ -193,13 +213,17 @@ def tie_values(C, metric: str) -> np.ndarray:
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
     stacks = [m for m in _stacks(C) if m.total.size]
+    undefined = 0
     if not stacks:
-        return np.zeros(0)
-    if metric == "mcc":
-        return _mcc_values(_mcc_keys(stacks))
-    if metric == "accuracy":
-        return _accuracy_values(_accuracy_keys(stacks))
-    return np.concatenate([_cen_values(m) for m in stacks])
+        values = np.zeros(0)
+    elif metric == "mcc":
+        values, zero = _mcc_values(stacks)
+        undefined = int(np.count_nonzero(zero))
+    elif metric == "accuracy":
+        values = _accuracy_values(_accuracy_keys(stacks))
+    else:
+        values = np.concatenate([_cen_values(m) for m in stacks])
+    return (values, undefined) if count_undefined else values
 
 
 def _stacks(C) -> list[Counts]:
@@ -330,37 +354,77 @@ def _accuracy_classes(stacks):
     return inverse, _accuracy_values(keys), VALUE_BOUNDS["accuracy"], compare
 
 
-def _mcc_terms(stacks, dtype) -> tuple[np.ndarray, np.ndarray]:
-    """``num = c s - t·p`` and ``den = (s² - p·p)(s² - t·t)`` per matrix, in ``dtype``."""
-    nums, dens = [], []
+def _mcc_terms(stacks, dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``num = c s - t·p``, ``A = s² - p·p`` and ``B = s² - t·t`` per matrix (``den = A B``),
+    in ``dtype``."""
+    nums, As, Bs = [], [], []
     for m in stacks:
         t = m.true.reshape(-1, m.n_classes).astype(dtype)
         p = m.pred.reshape(-1, m.n_classes).astype(dtype)
         s = t.sum(axis=1)
         nums.append(m.correct.reshape(-1).astype(dtype) * s - (t * p).sum(axis=1))
-        dens.append((s * s - (p * p).sum(axis=1)) * (s * s - (t * t).sum(axis=1)))
-    return np.concatenate(nums), np.concatenate(dens)
+        As.append(s * s - (p * p).sum(axis=1))
+        Bs.append(s * s - (t * t).sum(axis=1))
+    return np.concatenate(nums), np.concatenate(As), np.concatenate(Bs)
+
+
+def _mcc_factors(num, A, B) -> tuple[np.ndarray, ...]:
+    """``sign(num)`` and the reduced ``num² / den = (u v) / (w z)`` of each matrix, in the dtype
+    of the terms.
+
+    With ``den = A B`` (:func:`_mcc_terms`), the common factors of ``num²`` and ``den`` are
+    cancelled in four steps, each ``x, y -> x / g, y / g`` with ``g = gcd(x, y)``: one copy of
+    ``|num|`` against A (giving u), the other against what is left of A (giving v and w),
+    then u and v in turn against B (giving z). For a prime with exponents α in ``|num|`` and
+    β in A, the first two steps cancel ``min(α, β) + min(α, β - min(α, β)) = min(2α, β)`` of
+    it, so that it is left in ``u v`` or in w, not both; the last two do the same with B, and
+    w is left alone: ``gcd(u v, w z) = 1``. Every factor divides ``|num|``, A or B, all at
+    most ``s²`` (Cauchy-Schwarz), so for totals up to :data:`MCC_FACTOR_MAX_TOTAL` they are
+    exact in int64 and in float64. An MCC of 0 or 0/0 (``den = 0`` forces ``num = 0``) gets
+    ``(0, 0, 0, 1, 1)``.
+    """
+    zero = num == 0
+    u = v = abs(num)
+    A, B = np.where(zero, 1, A), np.where(zero, 1, B)
+    g = np.gcd(u, A)
+    u, A = u // g, A // g
+    g = np.gcd(v, A)
+    v, A = v // g, A // g
+    g = np.gcd(u, B)
+    u, B = u // g, B // g
+    g = np.gcd(v, B)
+    v, B = v // g, B // g
+    return np.sign(num), u, v, A, B
 
 
 def _mcc_keys(stacks) -> np.ndarray:
     """``(sign(num), num²/g, den/g)`` of each matrix, the fraction reduced (``(0, 0, 1)`` for
     an MCC of 0 or 0/0): int64 up to :data:`MCC_INT64_MAX_TOTAL`, Python integers above it."""
     s_max = max(int(m.total.max()) for m in stacks if m.total.size)
-    dtype = object if s_max > MCC_INT64_MAX_TOTAL else np.int64
-    num, den = _mcc_terms(stacks, dtype)
-    zero = (num == 0) | (den == 0)
-    sq = num * num
-    g = np.frompyfunc(gcd, 2, 1)(sq, den) if dtype is object else np.gcd(sq, den)
-    g[zero] = 1
-    sign = np.array([_sign(x) for x in num], dtype=np.int64) if dtype is object else np.sign(num)
-    return np.stack([sign, np.where(zero, 0, sq // g), np.where(zero, 1, den // g)], axis=1)
+    dtype = np.int64 if s_max <= MCC_FACTOR_MAX_TOTAL else object
+    sign, u, v, w, z = _mcc_factors(*_mcc_terms(stacks, dtype))
+    if s_max > MCC_INT64_MAX_TOTAL:
+        sign, u, v, w, z = (x.astype(object) for x in (sign, u, v, w, z))
+    return np.stack([sign, u * v, w * z], axis=1)
 
 
-def _mcc_values(keys: np.ndarray) -> np.ndarray:
-    """``sign sqrt(fl(a) / fl(b))``, each integer rounded once to float64 (as NumPy and Python
-    both round integers), whether the keys are int64 or Python integers."""
-    a, b = keys[:, 1].astype(np.float64), keys[:, 2].astype(np.float64)
-    return keys[:, 0].astype(np.float64) * np.sqrt(a / b)
+def _mcc_values(stacks) -> tuple[np.ndarray, np.ndarray]:
+    """``sign sqrt(fl(a) / fl(b))`` of the reduced ``a / b = num² / den``, and where ``den = 0``.
+
+    Each integer is rounded once to float64, to nearest, ties to even: up to
+    :data:`MCC_FACTOR_MAX_TOTAL` as ``fl(a) = fl(u) fl(v)``, the product of two exact floats
+    correctly rounded (:func:`_mcc_factors`), above it by NumPy's conversion of the Python
+    integer ``a``, which rounds alike.
+    """
+    s_max = max(int(m.total.max()) for m in stacks)
+    num, A, B = _mcc_terms(stacks, np.int64 if s_max <= MCC_FACTOR_MAX_TOTAL else object)
+    sign, u, v, w, z = _mcc_factors(num, A, B)
+    if u.dtype == object:
+        a, b = (u * v).astype(np.float64), (w * z).astype(np.float64)
+    else:
+        a = u.astype(np.float64) * v.astype(np.float64)
+        b = w.astype(np.float64) * z.astype(np.float64)
+    return sign.astype(np.float64) * np.sqrt(a / b), (A == 0) | (B == 0)
 
 
 def _mcc_ranks(stacks) -> np.ndarray:
@@ -371,13 +435,15 @@ def _mcc_ranks(stacks) -> np.ndarray:
         q = np.frompyfunc(Fraction, 2, 1)(keys[:, 0] * keys[:, 1], keys[:, 2])
         return np.unique(q, return_inverse=True)[1].reshape(-1).astype(np.int64)
     keys, inverse = _classes(keys)
+    approx = np.empty(keys.shape[0])
+    approx[inverse] = _mcc_values(stacks)[0]  # equal in a class
     k = keys.tolist()
 
     def compare(i: int, j: int) -> int:
         (si, ai, bi), (sj, aj, bj) = k[i], k[j]
         return _sign(si * ai * bj - sj * aj * bi)
 
-    return _dense_ranks(inverse, _mcc_values(keys), VALUE_BOUNDS["mcc"], compare)
+    return _dense_ranks(inverse, approx, VALUE_BOUNDS["mcc"], compare)
 
 
 def _smallest_prime_factors(n: int) -> np.ndarray:
@@ -477,13 +543,20 @@ _GUARD_BITS = 100
 _LOGS: dict[int, tuple[int, int]] = {}  # prime -> (ln p 2**100, bound on its error in units)
 _SIEVE = np.zeros(0, dtype=np.int64)  # the largest sieve built in this process
 _LOG_TABLE = np.zeros((3, 0), dtype=np.int64)  # the largest table of L(x) in this process
+_CELL_TABLE = np.zeros((2, 0), dtype=np.int64)  # the largest table of x L(x) in this process
+
+#: Totals below which CEN's cell terms come from :func:`_cell_table` (two gathers, no products,
+#: instead of three of each), and the bits of the lower of its two limbs.
+CEN_CELL_TABLE_TOTAL, _CELL_BITS = 2**23, 40
 
 
 def _log_table(n: int) -> np.ndarray:
     """``L(x) = sum_p v_p(x) L_p`` for every ``0 <= x <= n`` (0 for 0 and 1), as three int64
     limbs of shape (3, n + 1), each below ``2**26.3 log2(n)``: built once per process as it
-    grows (at ``2 max(s) = 10⁶``, 24 MB and about 0.3 s, most of it the logarithms of the
-    78 000 primes), so that a stack's CEN takes two gathers a limb."""
+    grows, so that a stack's CEN takes two gathers a limb. Its cost is mostly the logarithms
+    of the primes up to n (:func:`_fixed_logs`, about 30 µs a prime): 0.12 s up to the
+    largest ``d_j`` of the papers' matrices (37 423, 3 962 primes), 6.6 s up to their
+    ``2 max(s)`` (939 368, 135 000 primes)."""
     global _LOG_TABLE
     if _LOG_TABLE.shape[1] <= n:
         size = max(n, 2 * _LOG_TABLE.shape[1], 1024)
@@ -503,6 +576,32 @@ def _log_table(n: int) -> np.ndarray:
             index, x = index[keep], x[keep]
         _LOG_TABLE = table
     return _LOG_TABLE
+
+
+def _cell_table(n: int) -> np.ndarray:
+    """``F(x) = x L(x)`` for every ``0 <= x <= n < 2**23`` as the limbs ``(F mod 2**40,
+    F >> 40)``, int64 of shape (2, m) with ``m > n``, built once per process as it grows
+    (:func:`_log_table`).
+
+    With ``L(x) <= 2**73 ln x + log2 x < 2**77`` (:func:`_fixed_logs`) and its limbs carried
+    to ``l0 + l1 2**26 + l2 2**52`` (``l0, l1 < 2**26``, ``l2 < 2**25``), the products ``x l``
+    stay below ``2**49`` and ``F >> 40 = (x l0 + (x l1 mod 2**14) 2**26) >> 40 + (x l1 >> 14)
+    + x l2 2**12`` below ``2**61``.
+    """
+    global _CELL_TABLE
+    if _CELL_TABLE.shape[1] <= n:
+        size = min(max(n, 2 * _CELL_TABLE.shape[1], 1024), CEN_CELL_TABLE_TOTAL - 1)
+        l0, l1, l2 = _log_table(size)[:, : size + 1].copy()
+        l1 += l0 >> _LIMB
+        l2 += l1 >> _LIMB
+        l0 &= (1 << _LIMB) - 1
+        l1 &= (1 << _LIMB) - 1
+        x = np.arange(size + 1)
+        split = _CELL_BITS - _LIMB
+        low = x * l0 + ((x * l1 & ((1 << split) - 1)) << _LIMB)
+        high = (low >> _CELL_BITS) + (x * l1 >> split) + (x * l2 << (2 * _LIMB - _CELL_BITS))
+        _CELL_TABLE = np.stack([low & ((1 << _CELL_BITS) - 1), high])
+    return _CELL_TABLE
 
 
 def _sieve(n: int) -> np.ndarray:
@@ -578,9 +677,16 @@ def _cen_values(m: Counts) -> np.ndarray:
     the fixed-point logarithm of each value summed from its primes' (so that ``T = sum_p e_p
     L_p`` exactly, a function of R only), in three int64 limbs; then ``T / s`` is reduced by
     ``gcd(T mod s, s)`` with a long division of the limbs, and rounded.
+
+    While every total is below :data:`CEN_CELL_TABLE_TOTAL` (``2**23``), twice the cells' sum
+    ``S = sum C_jk L(C_jk)`` is gathered from :func:`_cell_table` in two limbs,
+    ``2 S = H 2**40 + E`` with ``E = 2 sum (F mod 2**40)`` and ``H = 2 sum (F >> 40)``, and
+    subtracted from the three: a cell of 0 or 1 adds ``F = 0``, so at most ``s / 2`` cells add
+    to E, ``E < s 2**40 < 2**63``, and ``H <= 2 s L(s) / 2**40 < 2**61``. Above it, each limb
+    of ``L(C_jk)`` is gathered and multiplied by ``C_jk``. Both give the same integer T, so
+    the same bits.
     """
     K = m.n_classes
-    C = m.C.reshape(-1, K, K).astype(np.int64)
     diag, s = m.diag.reshape(-1, K), m.total.reshape(-1)
     d = m.true.reshape(-1, K) + m.pred.reshape(-1, K)
     if 2 * int(s.max()) > CEN_MAX_SIEVE:
@@ -588,15 +694,24 @@ def _cen_values(m: Counts) -> np.ndarray:
             f"exact CEN sieves primes up to 2s; a total of {int(s.max())} exceeds the "
             f"limit of {CEN_MAX_SIEVE // 2}"
         )
-    off = C.copy()
+    off = m.C.reshape(-1, K, K).astype(np.int64)  # a copy, its diagonal set to 0
     np.einsum("nii->ni", off)[...] = 0
-    table = _log_table(2 * int(s.max()))  # L(x) of every x, (3, n) limbs
+    table = _log_table(int(d.max()))  # L(x) of every x, (3, n) limbs: a cell is at most its d_j
     w = d - 2 * diag
     # |T_limb| <= 2**26.3 sum |weights| log2(2s) <= 2**26.3 4 s log2(2s) < 2**61
-    low, middle, high = (
-        np.einsum("nj,nj->n", w, v[d]) - 2 * np.einsum("njk,njk->n", off, v[off]) for v in table
-    )
+    low, middle, high = (np.einsum("nj,nj->n", w, v[d]) for v in table)
     mask = (1 << _LIMB) - 1
+    if int(s.max()) < CEN_CELL_TABLE_TOTAL:
+        cells = off.reshape(off.shape[0], -1)  # each at most its d_j and s
+        top = min(int(d.max()), int(s.max()))
+        E, H = (2 * v[cells].sum(axis=1) for v in _cell_table(top))  # 2S
+        split = _CELL_BITS - _LIMB  # H 2**40 = (H mod 2**12) 2**14 2**26 + (H >> 12) 2**52
+        low -= E & mask
+        middle -= (E >> _LIMB) + ((H & ((1 << 2 * _LIMB - _CELL_BITS) - 1)) << split)
+        high -= H >> (2 * _LIMB - _CELL_BITS)
+    else:
+        for limb, v in zip((low, middle, high), table, strict=True):
+            limb -= 2 * np.einsum("njk,njk->n", off, v[off])
     middle += low >> _LIMB
     high += middle >> _LIMB
     low &= mask

@@ -5,7 +5,9 @@
 consecutive chunks, :data:`MAX_TASKS` at most) and merges the states along a tree fixed by
 their number, so the bits never depend on the workers, backend or scheduler. Per matrix only K
 and each measure's value are kept, on disk (:class:`~cenmcc.simulation.pairs.ColumnStore`), for
-the exact pair counts. Ties follow :attr:`Simulation.ties` (:data:`TIE_RULES`).
+the exact pair counts. Ties follow :attr:`Simulation.ties` (:data:`TIE_RULES`); the values
+planned exact are computed from their exact form (:func:`cenmcc.ties.tie_values`) in place of
+their floats, at about the floats' cost.
 
 Standard errors (:data:`STANDARD_ERRORS`): a smooth function of means is jackknifed over
 :data:`JACKKNIFE_GROUPS` groups of whole chunks (Quenouille 1956, Tukey 1958, Kott 2001); a
@@ -447,8 +449,13 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
             raise
         if stack.dtype.kind == "f" and not np.array_equal(stack, np.round(stack)):
             warned.append(FRACTIONAL)
-        values, undefined, user_warnings = evaluate(measures, counts, where)
-        _exact_values(values, counts, planned, inexact)
+        exact = _exact_names(counts, planned, inexact)
+        values, undefined, user_warnings = evaluate(
+            tuple(m for m in measures if m.name not in exact), counts, where
+        )
+        for name in exact:
+            values[name], undefined[name] = tie_values(counts, name, count_undefined=True)
+        values = {m.name: values[m.name] for m in measures}
         K = counts.n_classes
         ks.append(np.full(len(stack), K, dtype=np.int16))
         for name, v in values.items():
@@ -481,9 +488,11 @@ def measure_chunk(chunk: Chunk) -> ChunkResult:
     )
 
 
-def _exact_values(values: dict, counts: cenmcc.Counts, planned: dict, inexact: dict) -> None:
-    """Replace the values of the measures planned ``"exact"`` by those computed from their
-    exact values (:func:`cenmcc.ties.tie_values`), or say in ``inexact`` why they cannot be."""
+def _exact_names(counts: cenmcc.Counts, planned: dict, inexact: dict) -> list[str]:
+    """The measures planned ``"exact"`` that this stack's values are computed for from their
+    exact values (:func:`cenmcc.ties.tie_values`, instead of their floats: not both); for the
+    others, say in ``inexact`` why they cannot be."""
+    names = []
     for name, rule in planned.items():
         if rule != "exact" or name in inexact:
             continue
@@ -492,7 +501,8 @@ def _exact_values(values: dict, counts: cenmcc.Counts, planned: dict, inexact: d
         elif name == "cen" and 2 * int(counts.total.max()) > CEN_MAX_SIEVE:
             inexact[name] = f"a total above {CEN_MAX_SIEVE // 2} (cenmcc.ties.CEN_MAX_SIEVE / 2)"
         else:
-            values[name] = tie_values(counts, name)
+            names.append(name)
+    return names
 
 
 def measure_batch(batch: Batch) -> ChunkResult:

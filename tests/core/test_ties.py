@@ -3,6 +3,7 @@
 import itertools
 from fractions import Fraction
 from functools import cmp_to_key
+from math import sqrt
 
 import numpy as np
 import pytest
@@ -13,7 +14,16 @@ from hypothesis.extra.numpy import arrays
 import cenmcc
 from cenmcc import tie_ranks
 from cenmcc.enumeration import matrices_with_row_sums, matrices_with_total
-from cenmcc.ties import MCC_INT64_MAX_TOTAL, _cen_classes, _dense_ranks, _stacks, undecided
+from cenmcc.ties import (
+    CEN_CELL_TABLE_TOTAL,
+    MCC_FACTOR_MAX_TOTAL,
+    MCC_INT64_MAX_TOTAL,
+    _cen_classes,
+    _dense_ranks,
+    _stacks,
+    tie_values,
+    undecided,
+)
 
 
 def signed_mcc_square(C) -> Fraction:
@@ -144,6 +154,50 @@ def test_large_totals_use_exact_integers_for_mcc():
     C = matrices_with_row_sums([2, 1, 2])
     big = C * 10**9 + np.eye(3, dtype=np.int64)  # totals ~ 5e9: num² ~ 1e39
     assert tie_ranks(big, "mcc").tolist() == exact_ranks(big, "mcc")
+
+
+def test_mcc_values_round_the_reduced_fraction_once():
+    # sign sqrt(fl(a) / fl(b)) of the reduced a/b = num²/den, bit for bit, on every path: int64
+    # products up to MCC_INT64_MAX_TOTAL, int64 factors up to MCC_FACTOR_MAX_TOTAL, Python
+    # integers above; C and λC (equal MCC) get the same bits only if a/b is reduced.
+    rng = np.random.default_rng(7)
+    base = rng.integers(0, 6, (300, 3, 3))
+    base = base[base.sum(axis=(1, 2)) > 0]
+    scales = [1, 3 * 7 * 11 * 13, 3_000_017]  # totals 7 to 39: up to 117 117 and 117 000 663
+    values = [tie_values(scale * base, "mcc") for scale in scales]
+    totals = base.sum(axis=(1, 2))
+    assert totals.max() * scales[1] > MCC_INT64_MAX_TOTAL >= totals.min() * scales[1]
+    assert totals.max() * scales[2] > MCC_FACTOR_MAX_TOTAL >= totals.min() * scales[2]
+    middle = rng.integers(0, 10**6, (100, 4, 4))  # totals around 8e6
+    for C, v in [(base, values[0]), (middle, tie_values(middle, "mcc"))]:
+        q = [signed_mcc_square(m.tolist()) for m in C]
+        expected = [((x > 0) - (x < 0)) * sqrt(float(abs(x.numerator)) / x.denominator) for x in q]
+        assert v.tolist() == expected
+    for v in values[1:]:
+        assert np.array_equal(v.view(np.int64), values[0].view(np.int64))
+
+
+@pytest.mark.parametrize("metric", ["mcc", "cen", "accuracy"])
+def test_values_count_their_undefined_as_measures_does(metric):
+    # The simulation takes the number of 0/0 values from tie_values, not from the floats.
+    C = matrices_with_row_sums([2, 0, 3])  # a class without samples: some MCCs are 0/0
+    values, undefined = tie_values(C, metric, count_undefined=True)
+    assert np.array_equal(values, tie_values(C, metric))
+    assert undefined == cenmcc.measures(C, [metric], count_undefined=True)[1][metric]
+    assert (undefined > 0) == (metric == "mcc")
+
+
+def test_cen_values_agree_across_the_cell_table_limit(monkeypatch):
+    # Below CEN_CELL_TABLE_TOTAL the cells' terms come from the table of x L(x), above it from
+    # L(x) times x: both must give the same integer, so the same bits.
+    rng = np.random.default_rng(11)
+    stacks = [matrices_with_row_sums([2, 4, 3]), rng.integers(0, 5000, (400, 6, 6))]
+    table = [tie_values(C, "cen") for C in stacks]
+    assert max(C.sum(axis=(1, 2)).max() for C in stacks) < CEN_CELL_TABLE_TOTAL
+    monkeypatch.setattr("cenmcc.ties.CEN_CELL_TABLE_TOTAL", 1)
+    for C, v in zip(stacks, table, strict=True):
+        assert np.array_equal(tie_values(C, "cen").view(np.int64), v.view(np.int64))
+        assert np.allclose(v, cenmcc.cen(C), rtol=1e-14, atol=0)
 
 
 def test_cen_exact_comparison_agrees_with_brute_force():

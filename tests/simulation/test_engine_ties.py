@@ -68,6 +68,9 @@ def test_exact_ties_are_those_of_tie_ranks():
     ties = result.summary["ties"]
     assert ties["measures"] == {"cen": "exact", "mcc": "exact", "accuracy": "exact"}
     assert ties["undecided"] == {"cen": 0, "mcc": 0, "accuracy": 0}
+    # the exact values replace the floats, which are not computed: their 0/0 still counted
+    undefined = cenmcc.measures(C, ["mcc"], count_undefined=True)[1]["mcc"]
+    assert result.summary["measures"]["mcc"]["undefined"] == undefined == 1
 
 
 def test_exact_ties_within_each_k_and_across_them():
