@@ -2,11 +2,11 @@
 
 import itertools
 from fractions import Fraction
-from functools import cmp_to_key
 from math import sqrt
 
 import numpy as np
 import pytest
+from exact import cen_compare, cen_exp, exact_ranks, signed_mcc_square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -24,71 +24,6 @@ from cenmcc.ties import (
     tie_values,
     undecided,
 )
-
-
-def signed_mcc_square(C) -> Fraction:
-    """sign(MCC) MCC², exactly, from the covariance definition of Gorodkin's R_K.
-
-    With one-hot label vectors X (true) and Y (predicted) of the s samples,
-    ``cov(X, Y) = sum_k (E[X_k Y_k] - E[X_k] E[Y_k])`` and ``E[X_k Y_k] = C_kk / s``,
-    ``E[X_k] = t_k / s``, ``E[Y_k] = p_k / s``; MCC = cov(X, Y) / sqrt(cov(X, X) cov(Y, Y)).
-    """
-    K = len(C)
-    s = sum(map(sum, C))
-    t = [Fraction(sum(C[k]), s) for k in range(K)]
-    p = [Fraction(sum(C[i][k] for i in range(K)), s) for k in range(K)]
-    cxy = sum(Fraction(C[k][k], s) - t[k] * p[k] for k in range(K))
-    cxx = sum(t[k] - t[k] * t[k] for k in range(K))
-    cyy = sum(p[k] - p[k] * p[k] for k in range(K))
-    if cxx * cyy == 0:
-        return Fraction(0)  # cenmcc.mcc's documented fill value
-    return (1 if cxy > 0 else -1) * cxy * cxy / (cxx * cyy)
-
-
-def cen_exp(C) -> tuple[Fraction, int]:
-    """(R, s) with 2 s ln(2(K-1)) CEN = ln R, R read off Eq. (1) term by term (no identity)."""
-    K = len(C)
-    d = [sum(C[j]) + sum(C[i][j] for i in range(K)) for j in range(K)]
-    R = Fraction(1)
-    for j in range(K):
-        for k in range(K):
-            if k != j:
-                # d_j P_j CEN_j terms: C_jk ln(d_j / C_jk) + C_kj ln(d_j / C_kj)
-                for c in (C[j][k], C[k][j]):
-                    if c:
-                        R *= Fraction(d[j], c) ** c
-    return R, sum(map(sum, C))
-
-
-def cen_compare(a, b) -> int:
-    """Exact sign of CEN(a) - CEN(b): compare R_a^(1/s_a) with R_b^(1/s_b)."""
-    (ra, sa), (rb, sb) = a, b
-    left, right = ra**sb, rb**sa
-    return (left > right) - (left < right)
-
-
-def brute_ranks(values, compare=None) -> list[int]:
-    """Dense ranks of exact values by sorting them (O(n log n) exact comparisons)."""
-    key = cmp_to_key(compare) if compare else None
-    order = sorted(range(len(values)), key=lambda i: key(values[i]) if key else values[i])
-    ranks, rank = [0] * len(values), 0
-    for prev, cur in itertools.pairwise(order):
-        equal = compare(values[prev], values[cur]) == 0 if compare else values[prev] == values[cur]
-        rank += not equal
-        ranks[cur] = rank
-    return ranks
-
-
-def exact_ranks(C, metric) -> list[int]:
-    mats = [m.tolist() for m in np.asarray(C).reshape(-1, *np.shape(C)[-2:])]
-    if metric == "mcc":
-        return brute_ranks([signed_mcc_square(m) for m in mats])
-    if metric == "accuracy":
-        return brute_ranks(
-            [Fraction(sum(m[i][i] for i in range(len(m))), sum(map(sum, m))) for m in mats]
-        )
-    return brute_ranks([cen_exp(m) for m in mats], cen_compare)
-
 
 SMALL_STACKS = {
     "rows (2, 1, 2)": matrices_with_row_sums([2, 1, 2]),

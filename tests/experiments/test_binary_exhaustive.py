@@ -6,7 +6,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from test_ties import cen_compare, cen_exp
+from exact import cen_compare, cen_exp
 
 from experiments.__main__ import main as cli_main
 from experiments.binary_exhaustive import compute

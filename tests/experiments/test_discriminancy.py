@@ -6,7 +6,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from test_ties import exact_ranks
+from exact import exact_ranks
 
 import cenmcc
 from experiments.__main__ import main as cli_main
