@@ -71,7 +71,7 @@ def _maximal_agreement(a: _Audit) -> Result:
 def _symmetry(a: _Audit) -> Result:
     """Symmetry: ``f(C) = f(C^T)``, truth and prediction exchanged (Gösgens et al. 2021,
     "symmetry")."""
-    return a.compare(np.swapaxes(a.M, -1, -2), "transpose")
+    return a.compare(lambda M: np.swapaxes(M, -1, -2), "transpose")
 
 
 def _class_permutation(a: _Audit) -> Result:
@@ -83,7 +83,11 @@ def _class_permutation(a: _Audit) -> Result:
     """
     K = a.K
     for perm in ([1, 0, *range(2, K)], [*range(1, K), 0]):
-        result = a.compare(a.M[:, perm][:, :, perm], f"classes permuted as {perm}")
+        cells = (np.array(perm)[:, None] * K + perm).ravel()  # C[perm][:, perm], flattened
+        result = a.compare(
+            lambda M, cells=cells: M.reshape(-1, K * K)[:, cells].reshape(-1, K, K),
+            f"classes permuted as {perm}",
+        )
         if not result.holds:
             return result
     return result
@@ -93,7 +97,7 @@ def _scale_invariance(a: _Audit) -> Result:
     """Scale invariance: ``f(λ C) = f(C)`` for whole λ ≥ 2, checked for λ = 2 and 3 (every
     count multiplied; the same classifier on a test set repeated λ times)."""
     for factor in (2, 3):
-        result = a.compare(a.M * factor, f"multiplied by {factor}")
+        result = a.compare(lambda M, factor=factor: M * factor, f"multiplied by {factor}")
         if not result.holds:
             return result
     return result
@@ -102,30 +106,33 @@ def _scale_invariance(a: _Audit) -> Result:
 def _monotone(a: _Audit, strict: bool) -> Result:
     """The first matrix (smallest total, then order) with a correction of one misclassified
     item (one count moved from ``C_ij > 0``, ``i != j``, to ``C_ii``) that makes the value
-    worse, or with ``strict`` not better; each cell's corrections are evaluated in turn."""
-    first = None
-    for i, j in itertools.permutations(range(a.K), 2):
-        rows = np.flatnonzero(a.M[:, i, j] > 0)
-        moved = a.M[rows]  # a copy
-        moved[:, i, j] -= 1
-        moved[:, i, i] += 1
-        if (i, j) not in a.corrected:  # shared by monotonicity and strict monotonicity
-            a.corrected[i, j] = a.f(moved)
-        before, after = a.values[rows], a.corrected[i, j]
-        bad = ~a.better(after, before) if strict else a.better(before, after)
-        failing = np.flatnonzero(np.isfinite(before) & np.isfinite(after) & bad)
-        if failing.size and (first is None or rows[failing[0]] < first[0]):
-            k = failing[0]
-            first = (int(rows[k]), moved[k], float(before[k]), float(after[k]))
-    if first is None:
-        return Result(True, None, a.method())
-    i, corrected, before, after = first
-    example = {
-        "matrices": [a.M[i].tolist(), corrected.tolist()],
-        "values": [before, after],
-        "why": "one misclassified item corrected: " + ("not better" if strict else "worse"),
-    }
-    return Result(False, example, a.method(i))
+    worse, or with ``strict`` not better; each cell's corrections are evaluated in turn, in the
+    exhaustive matrices first and in the random ones only if none of them fails."""
+    for part in a.segments():
+        first = None
+        for i, j in itertools.permutations(range(a.K), 2):
+            rows = part.start + np.flatnonzero(a.M[part, i, j] > 0)
+            moved = a.M[rows]  # a copy
+            moved[:, i, j] -= 1
+            moved[:, i, i] += 1
+            key = (part.start, i, j)
+            if key not in a.corrected:  # shared by monotonicity and strict monotonicity
+                a.corrected[key] = a.f(moved)
+            before, after = a.values[rows], a.corrected[key]
+            bad = ~a.better(after, before) if strict else a.better(before, after)
+            failing = np.flatnonzero(np.isfinite(before) & np.isfinite(after) & bad)
+            if failing.size and (first is None or rows[failing[0]] < first[0]):
+                k = failing[0]
+                first = (int(rows[k]), moved[k], float(before[k]), float(after[k]))
+        if first is not None:
+            i, corrected, before, after = first
+            example = {
+                "matrices": [a.M[i].tolist(), corrected.tolist()],
+                "values": [before, after],
+                "why": "one misclassified item corrected: " + ("not better" if strict else "worse"),
+            }
+            return Result(False, example, a.method(i))
+    return Result(True, None, a.method())
 
 
 def _monotonicity(a: _Audit) -> Result:
@@ -173,9 +180,7 @@ def _constant_baseline(a: _Audit) -> Result:
         - gammaln(s + 1)
         - gammaln(M + 1).sum(axis=(-2, -1))
     )
-    keys = np.concatenate([t, p], axis=-1)
-    margins, group = np.unique(keys, axis=0, return_inverse=True)
-    group = group.ravel()
+    margins, group = _unique_rows(np.concatenate([t, p], axis=-1))
     weight = np.exp(log_p)
     kept = np.isfinite(v)
     expected = np.bincount(group[kept], weight[kept] * v[kept], len(margins))
@@ -203,6 +208,20 @@ def _constant_baseline(a: _Audit) -> Result:
     return Result(False, example, method, details)
 
 
+def _unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, axis=0, return_inverse=True)`` for a 2-D integer array: the distinct
+    rows in lexicographic order, and the index of each row among them. Sorted with
+    ``np.lexsort``, column by column, rather than as one structured value per row: 0.26 s
+    rather than 1.25 s (CPU) on the 3×10^5 pairs of margins of a K = 3 audit."""
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    new = np.ones(len(keys), dtype=bool)
+    np.any(ordered[1:] != ordered[:-1], axis=-1, out=new[1:])
+    group = np.empty(len(keys), dtype=np.intp)
+    group[order] = np.cumsum(new) - 1
+    return ordered[new], group
+
+
 #: Margin pairs drawn beyond the exhaustive range, and the standard errors a sampled mean may
 #: stray from the exact constant before the constant baseline fails.
 N_MARGINS, N_STANDARD_ERRORS = 100, 5.0
@@ -227,10 +246,11 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
     stacks, margins = [], []
     for s in totals:
         t, p = (1 + rng.multinomial(s - K, np.full(K, 1.0 / K)) for _ in range(2))
-        truth = np.repeat(np.arange(K), t)
-        predicted = rng.permuted(np.tile(np.repeat(np.arange(K), p), (draws, 1)), axis=1)
-        codes = (np.arange(draws)[:, None] * K * K + truth * K + predicted).ravel()
-        stacks.append(np.bincount(codes, minlength=draws * K * K).reshape(draws, K, K))
+        codes = np.tile(np.repeat(np.arange(K), p), (draws, 1))
+        rng.permuted(codes, axis=1, out=codes)  # the predicted labels, shuffled in place
+        codes += np.repeat(np.arange(K) * K, t)  # the cell of each (true, predicted) pair
+        codes += np.arange(draws)[:, None] * (K * K)  # in the matrix of each draw
+        stacks.append(np.bincount(codes.ravel(), minlength=draws * K * K).reshape(draws, K, K))
         margins.append(np.concatenate([t, p]))
     values = a.f(np.concatenate(stacks)).reshape(N_MARGINS, draws)
     count = np.isfinite(values).sum(axis=-1)
@@ -329,9 +349,12 @@ def _metric_failure(a: _Audit, d: np.ndarray):
 
 
 def _binary_cells(a: _Audit, change: Callable[[np.ndarray], None], what: str) -> Result:
-    transformed = a.M.copy()
-    change(transformed)
-    return a.compare(transformed, what)
+    def transform(M):
+        changed = M.copy()
+        change(changed)
+        return changed
+
+    return a.compare(transform, what)
 
 
 def _sl(change: Callable[[np.ndarray], None], what: str, doc: str) -> Callable:
