@@ -37,10 +37,12 @@ def _weighted_informedness(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     other row is empty rather than left to the rounding of ``s - t_k``."""
     C = C.astype(np.float64)
     diag = np.einsum("...ii->...i", C).copy()
-    true, pred = C.sum(axis=-1), C.sum(axis=-2)
+    # einsum rather than ndarray.sum: the same additions in the same order, but a reduction
+    # over an axis of K < 8 elements costs ndarray.sum about four times as much.
+    true, pred = np.einsum("...ij->...i", C), np.einsum("...ij->...j", C)
     np.einsum("...ii->...i", C)[...] = 0.0
-    false_positives = C.sum(axis=-2)
-    total = true.sum(axis=-1)
+    false_positives = np.einsum("...ij->...j", C)
+    total = np.einsum("...i->...", true)
     negatives = total[..., None] - true
     negatives[np.count_nonzero(true, axis=-1)[..., None] - (true > 0) == 0] = 0.0
     tpr, never = divide(diag, true, 0.0)
