@@ -384,12 +384,17 @@ def _exchange(M):
 
 
 _SL_SOURCE = (
-    "Sokolova & Lapalme 2009, Sec. 4 (Table 3), restated with class 0 positive: "
-    "C = [[tp, fn], [fp, tn]], rows = truth. "
+    "After the invariances of Sokolova & Lapalme 2009 (their I1-I8; which number is this one "
+    "is not confirmed), restated with class 0 positive: C = [[tp, fn], [fp, tn]], rows = truth. "
 )
 
-#: The invariances of Sokolova & Lapalme (2009) for K = 2, by name: the change of the matrix,
-#: and its definition. We name them by what they change rather than by their I1-I8 numbers.
+#: Invariances for K = 2 after Sokolova & Lapalme (2009), by name: the change of the matrix,
+#: and its definition in our words. Sokolova & Lapalme number eight invariances I1-I8 under
+#: changes of the binary confusion matrix; their text was not available to us (searches of
+#: the public corpora found citations of the paper, never its definitions), so neither the
+#: numbering nor the section and table that hold them could be confirmed. The properties are
+#: therefore named by the change they make, not mapped to an I-number; the uniform change of
+#: all four counts by one factor is checked, for every K, by ``scale_invariance``.
 SOKOLOVA_LAPALME = {
     "sl_exchange": (
         _exchange,
