@@ -33,7 +33,8 @@ class Result:
     ----------
     holds : bool or None
         True: no counterexample found (a proof within the exhaustive range, evidence beyond);
-        False: a counterexample; None: the property has no meaning for this measure.
+        False: a counterexample; None: the property has no meaning for this measure (or, for
+        the constant baseline, cannot be decided within the exhaustive range).
     counterexample : dict or None
         The smallest counterexample found: its matrices (nested lists, rows = true class) or
         labelings, and the measure's values on them.

@@ -166,7 +166,8 @@ def _constant_baseline(a: _Audit) -> Result:
     terms). Beyond that range, sampled (:func:`_sampled_baseline`): the mean and standard error
     of random predictions for random margins. Gösgens et al. 2021, "constant baseline". The
     counterexample gives the two margins whose expectations differ, the smallest total first
-    (or the sampled margins, their mean and its standard error).
+    (or the sampled margins, their mean and its standard error). None (undecided) where no pair
+    of margins of the exhaustive range has a value on every one of its matrices.
     """
     from scipy.special import gammaln
 
@@ -188,6 +189,13 @@ def _constant_baseline(a: _Audit) -> Result:
     defined = mass > 1 - 1e-9  # every matrix of those margins has a value
     expected = expected[defined] / mass[defined]
     margins = margins[defined]
+    if not len(margins):
+        return Result(
+            None,
+            None,
+            f"exact: no pair of margins of 1 to {a.n_items} items on which the measure is "
+            "defined for every matrix: undecided (a larger n_items may decide it)",
+        )
     sizes = margins[:, : a.K].sum(axis=-1)
     order = np.lexsort((np.arange(len(sizes)), sizes))
     expected, margins = expected[order], margins[order]

@@ -299,3 +299,21 @@ def test_the_constant_baseline_beyond_the_exhaustive_range_is_sampled():
     exact = float(t @ p) / t.sum() ** 2
     assert abs(mean - exact) < 5 * result.counterexample["standard_error"] + 1e-12
     assert abs(exact - 0.5) > 5 * result.counterexample["standard_error"]
+
+
+def test_a_constant_baseline_undefined_on_every_pair_of_margins_is_undecided():
+    """The F1 of the macro averages with every class present, K = 3, to 5 items: every pair
+    of margins has a matrix without a correct item, where it is 0/0 (macro precision and
+    recall both 0), so the exact expectation is known for none; the audit says so (None)
+    rather than failing with an IndexError."""
+    result = audit(
+        "f1_of_macro_averages",
+        3,
+        ["constant_baseline"],
+        n_items=5,
+        n_random=0,
+        every_class_present=True,
+    )["constant_baseline"]
+    assert result.holds is None
+    assert result.counterexample is None
+    assert "undecided" in result.method
