@@ -302,18 +302,32 @@ def test_the_constant_baseline_beyond_the_exhaustive_range_is_sampled():
 
 
 def test_a_constant_baseline_undefined_on_every_pair_of_margins_is_undecided():
-    """The F1 of the macro averages with every class present, K = 3, to 5 items: every pair
-    of margins has a matrix without a correct item, where it is 0/0 (macro precision and
-    recall both 0), so the exact expectation is known for none; the audit says so (None)
-    rather than failing with an IndexError."""
+    """With every class present, K = 2, to 2 items, the one pair of margins (1, 1), (1, 1)
+    holds [[1, 0], [0, 1]] and [[0, 1], [1, 0]]; a measure undefined on the second has an
+    exact expectation for no pair of margins: the audit says so (None) rather than failing
+    with an IndexError."""
+
+    def function(C):
+        C = np.asarray(C, dtype=np.float64)
+        return np.where(np.einsum("...ii->...", C) > 0, cenmcc.accuracy(C), np.nan)
+
+    measure = _user("defined_with_a_hit", function, bounds=(0.0, 1.0), undefined=0.0)
     result = audit(
-        "f1_of_macro_averages",
-        3,
-        ["constant_baseline"],
-        n_items=5,
-        n_random=0,
-        every_class_present=True,
+        measure, 2, ["constant_baseline"], n_items=2, n_random=0, every_class_present=True
     )["constant_baseline"]
     assert result.holds is None
     assert result.counterexample is None
     assert "undecided" in result.method
+
+
+@pytest.mark.parametrize("name", list(cenmcc.MEASURES))
+def test_the_audit_leaves_out_the_same_matrices_in_a_stack_as_one_by_one(name):
+    """Each metric's 0/0 mask has one row per matrix: the matrices the audit leaves out as
+    undefined in a stack are those undefined alone (the F1 of the macro averages once laid
+    its mask out class by class over the whole block, and the audit left out other matrices)."""
+    from cenmcc.properties._audit import _values
+
+    M = cenmcc.matrices_with_total(range(1, 4), 3)
+    stacked = np.isnan(_values(cenmcc.MEASURES[name], M))
+    alone = [np.isnan(_values(cenmcc.MEASURES[name], C[None]))[0] for C in M]
+    assert stacked.tolist() == alone
