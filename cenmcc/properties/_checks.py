@@ -239,10 +239,11 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
     """The constant baseline beyond the exhaustive range, by sampling.
 
     For :data:`N_MARGINS` pairs of margins with every class present and totals as the random
-    matrices', ``n_random / N_MARGINS`` random predictions each (a uniformly random permutation
-    of the predicted labels): the mean value and its standard error. The property fails where
-    a mean is more than :data:`N_STANDARD_ERRORS` standard errors (plus the tolerance) from the
-    exact constant of the exhaustive range.
+    matrices', ``n_random / N_MARGINS`` random predictions each (the matrix of a uniformly
+    random permutation of the predicted labels, drawn from its law, :func:`_random_tables`):
+    the mean value and its standard error. The property fails where a mean is more than
+    :data:`N_STANDARD_ERRORS` standard errors (plus the tolerance) from the exact constant of
+    the exhaustive range.
     """
     draws = (len(a.M) - a.n_exhaustive) // N_MARGINS
     details = {**details, "expected": constant}
@@ -251,16 +252,10 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
     K = a.K
     rng = np.random.default_rng([a.seed, 1])
     totals = rng.integers(max(a.n_items + 1, K), a.random_totals[1] + 1, size=N_MARGINS)
-    stacks, margins = [], []
-    for s in totals:
-        t, p = (1 + rng.multinomial(s - K, np.full(K, 1.0 / K)) for _ in range(2))
-        codes = np.tile(np.repeat(np.arange(K), p), (draws, 1))
-        rng.permuted(codes, axis=1, out=codes)  # the predicted labels, shuffled in place
-        codes += np.repeat(np.arange(K) * K, t)  # the cell of each (true, predicted) pair
-        codes += np.arange(draws)[:, None] * (K * K)  # in the matrix of each draw
-        stacks.append(np.bincount(codes.ravel(), minlength=draws * K * K).reshape(draws, K, K))
-        margins.append(np.concatenate([t, p]))
-    values = a.f(np.concatenate(stacks)).reshape(N_MARGINS, draws)
+    t, p = (1 + rng.multinomial(totals - K, np.full(K, 1.0 / K)) for _ in range(2))
+    margins = np.concatenate([t, p], axis=-1)
+    stacks = _random_tables(rng, t, p, draws)
+    values = a.f(stacks.reshape(-1, K, K)).reshape(N_MARGINS, draws)
     count = np.isfinite(values).sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.nanmean(np.where(count[:, None] > 1, values, 0.0), axis=-1)
@@ -284,6 +279,34 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
         "standard_error": float(error[k]),
     }
     return Result(False, example, method, details)
+
+
+def _random_tables(rng: np.random.Generator, t: np.ndarray, p: np.ndarray, draws: int):
+    """``draws`` random K×K matrices for each pair of margins ``t[m], p[m]`` (row and column
+    sums, shape (M, K)), shape (M, draws, K, K): the law of the confusion matrix when the
+    predicted labels are a uniformly random permutation of a list with class sizes ``p``.
+
+    That law is the multivariate hypergeometric law of a table given its margins, drawn row by
+    row and, within a row, cell by cell: ``C_ij`` is hypergeometric, the row's items not yet
+    placed drawn from the predicted labels left, of class j or of a later class. That is
+    K(K-1) draws per matrix where shuffling the list of labels draws one per item: for K = 2
+    and about 150 items, 0.2 s rather than 3 s (CPU) for the 10^6 matrices of an audit (the
+    loop runs over the cells, never over the matrices).
+    """
+    K = t.shape[-1]
+    C = np.empty((len(t), draws, K, K), dtype=np.int64)
+    left = np.repeat(p[:, None, :], draws, axis=1)  # the predicted labels not yet placed
+    for i in range(K - 1):
+        need = np.repeat(t[:, None, i], draws, axis=1)  # the items of row i not yet placed
+        later = left.sum(axis=-1)
+        for j in range(K - 1):
+            later -= left[..., j]
+            C[..., i, j] = rng.hypergeometric(left[..., j], later, need)
+            need -= C[..., i, j]
+        C[..., i, K - 1] = need
+        left -= C[..., i, :]
+    C[..., K - 1, :] = left
+    return C
 
 
 def _margins(key: np.ndarray, K: int) -> dict:
