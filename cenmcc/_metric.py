@@ -216,7 +216,8 @@ class Definition(NamedTuple):
     compute : callable
         ``compute(m, ...)``: the values of one block ``m`` (a :class:`Counts`), one (or one row)
         per matrix, and a boolean array marking the values it checked that were 0/0 (and
-        filled), or None where the metric is never undefined.
+        filled), one row per matrix (shape ``(n, ...)``), or None where the metric is never
+        undefined.
     what : str
         What is undefined, as the ``UndefinedMetricWarning`` names it ("MCC").
     fill : float or str

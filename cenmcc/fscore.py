@@ -167,4 +167,5 @@ def f1_of_macro_averages(m: Counts, *, zero_division: float = 0.0) -> np.ndarray
     rec, undefined_r = divide(*m.by_true_class, zero_division)
     p, r = prec.mean(axis=-1), rec.mean(axis=-1)
     f1, undefined_f = divide(2 * p * r, p + r, zero_division)
-    return f1, np.concatenate([undefined_p.ravel(), undefined_r.ravel(), undefined_f])
+    # One row per matrix (the audit reads which matrices had a 0/0 from it, row by row).
+    return f1, np.concatenate([undefined_p, undefined_r, undefined_f[..., None]], axis=-1)

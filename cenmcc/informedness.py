@@ -37,10 +37,12 @@ def _weighted_informedness(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     other row is empty rather than left to the rounding of ``s - t_k``."""
     C = C.astype(np.float64)
     diag = np.einsum("...ii->...i", C).copy()
-    true, pred = C.sum(axis=-1), C.sum(axis=-2)
+    # einsum rather than ndarray.sum: the same additions in the same order, but a reduction
+    # over an axis of K < 8 elements costs ndarray.sum about four times as much.
+    true, pred = np.einsum("...ij->...i", C), np.einsum("...ij->...j", C)
     np.einsum("...ii->...i", C)[...] = 0.0
-    false_positives = C.sum(axis=-2)
-    total = true.sum(axis=-1)
+    false_positives = np.einsum("...ij->...j", C)
+    total = np.einsum("...i->...", true)
     negatives = total[..., None] - true
     negatives[np.count_nonzero(true, axis=-1)[..., None] - (true > 0) == 0] = 0.0
     tpr, never = divide(diag, true, 0.0)
@@ -74,12 +76,18 @@ def informedness(m: Counts) -> np.ndarray:
 
     Notes
     -----
-    Powers 2011 (the dichotomous ``Informedness = Recall + Inverse Recall - 1``) and the
-    multi-class extension of its last section, as we read it: the per-class informedness
-    averaged with the prediction bias ``p_k / s`` as weights. Where ``t_k`` is 0 or ``s`` (a
-    class never or always true) ``B_k`` is 0/0; it is taken as 0 and, where the class is
-    predicted (``p_k > 0``, so its weight counts), counted in one
-    ``UndefinedMetricWarning``.
+    The dichotomous ``Informedness = Recall + Inverse Recall - 1`` is Powers 2011's. For
+    K > 2 the one-versus-rest ``B_k`` are averaged with the prediction bias ``p_k / s`` as
+    weights. That weighting is not confirmed against Powers 2011: its multi-class section
+    could not be read for this docstring. The one independent statement found, the
+    documentation of yardstick's ``j_index`` (tidymodels), says that Powers's multi-class
+    informedness, his Eq. (42), is the mean of the ``B_k`` weighted by the true class sizes
+    ``t_k / s``, which differs from this function for K > 2 (PyCM gives the ``B_k`` of each
+    class and no multi-class form). Both weightings give Youden's J for K = 2 and 0 in
+    expectation for a prediction independent of the truth with fixed class sizes (their
+    weights depend on the margins only). Where ``t_k`` is 0 or ``s`` (a class never or
+    always true) ``B_k`` is 0/0; it is taken as 0 and, where the class is predicted
+    (``p_k > 0``, so its weight counts), counted in one ``UndefinedMetricWarning``.
 
     Examples
     --------
@@ -111,10 +119,12 @@ def markedness(m: Counts) -> np.ndarray:
 
     Notes
     -----
-    Powers 2011 (``Markedness = Precision + Inverse Precision - 1``) and its multi-class
-    extension, weighted by the prevalence ``t_k / s``. A class predicted never or
-    always (``p_k`` 0 or ``s``) that is true (``t_k > 0``) has a 0/0 ``M_k``, taken as 0 and
-    counted in one ``UndefinedMetricWarning``. For K = 2, ``MCC^2 = BM MK`` (Powers 2011).
+    Powers 2011 (``Markedness = Precision + Inverse Precision - 1``); for K > 2 the
+    one-versus-rest ``M_k`` weighted by the prevalence ``t_k / s``, the dual of the weighting
+    of :func:`informedness` (unconfirmed against Powers 2011, see there). A class predicted
+    never or always (``p_k`` 0 or ``s``) that is true (``t_k > 0``) has a 0/0 ``M_k``, taken
+    as 0 and counted in one ``UndefinedMetricWarning``. For K = 2, ``MCC^2 = BM MK``
+    (Powers 2011).
 
     Examples
     --------

@@ -22,9 +22,11 @@ matrices and the values), and how that was decided.
 
 The properties follow Gösgens, Zhiyanov, Tikhonov & Prokhorenkova, "Good classification
 measures and how to find them", NeurIPS 2021 (arXiv 2201.09044), restated on confusion matrices,
-and the invariances of Sokolova & Lapalme, "A systematic analysis of performance measures for
-classification tasks", Information Processing & Management 45 (2009) 427-437, Sec. 4, for K = 2.
-Each property's function below states the definition used.
+and, for K = 2, invariances under changes of the binary matrix after Sokolova & Lapalme, "A
+systematic analysis of performance measures for classification tasks", Information Processing &
+Management 45 (2009) 427-437, named by the change they make (``sl_*``): their numbering I1-I8
+could not be confirmed (see :data:`SOKOLOVA_LAPALME`). Each property's function states the
+definition used.
 
 Examples
 --------

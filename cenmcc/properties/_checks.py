@@ -71,7 +71,7 @@ def _maximal_agreement(a: _Audit) -> Result:
 def _symmetry(a: _Audit) -> Result:
     """Symmetry: ``f(C) = f(C^T)``, truth and prediction exchanged (Gösgens et al. 2021,
     "symmetry")."""
-    return a.compare(np.swapaxes(a.M, -1, -2), "transpose")
+    return a.compare(lambda M: np.swapaxes(M, -1, -2), "transpose")
 
 
 def _class_permutation(a: _Audit) -> Result:
@@ -83,7 +83,11 @@ def _class_permutation(a: _Audit) -> Result:
     """
     K = a.K
     for perm in ([1, 0, *range(2, K)], [*range(1, K), 0]):
-        result = a.compare(a.M[:, perm][:, :, perm], f"classes permuted as {perm}")
+        cells = (np.array(perm)[:, None] * K + perm).ravel()  # C[perm][:, perm], flattened
+        result = a.compare(
+            lambda M, cells=cells: M.reshape(-1, K * K)[:, cells].reshape(-1, K, K),
+            f"classes permuted as {perm}",
+        )
         if not result.holds:
             return result
     return result
@@ -93,7 +97,7 @@ def _scale_invariance(a: _Audit) -> Result:
     """Scale invariance: ``f(λ C) = f(C)`` for whole λ ≥ 2, checked for λ = 2 and 3 (every
     count multiplied; the same classifier on a test set repeated λ times)."""
     for factor in (2, 3):
-        result = a.compare(a.M * factor, f"multiplied by {factor}")
+        result = a.compare(lambda M, factor=factor: M * factor, f"multiplied by {factor}")
         if not result.holds:
             return result
     return result
@@ -102,30 +106,33 @@ def _scale_invariance(a: _Audit) -> Result:
 def _monotone(a: _Audit, strict: bool) -> Result:
     """The first matrix (smallest total, then order) with a correction of one misclassified
     item (one count moved from ``C_ij > 0``, ``i != j``, to ``C_ii``) that makes the value
-    worse, or with ``strict`` not better; each cell's corrections are evaluated in turn."""
-    first = None
-    for i, j in itertools.permutations(range(a.K), 2):
-        rows = np.flatnonzero(a.M[:, i, j] > 0)
-        moved = a.M[rows]  # a copy
-        moved[:, i, j] -= 1
-        moved[:, i, i] += 1
-        if (i, j) not in a.corrected:  # shared by monotonicity and strict monotonicity
-            a.corrected[i, j] = a.f(moved)
-        before, after = a.values[rows], a.corrected[i, j]
-        bad = ~a.better(after, before) if strict else a.better(before, after)
-        failing = np.flatnonzero(np.isfinite(before) & np.isfinite(after) & bad)
-        if failing.size and (first is None or rows[failing[0]] < first[0]):
-            k = failing[0]
-            first = (int(rows[k]), moved[k], float(before[k]), float(after[k]))
-    if first is None:
-        return Result(True, None, a.method())
-    i, corrected, before, after = first
-    example = {
-        "matrices": [a.M[i].tolist(), corrected.tolist()],
-        "values": [before, after],
-        "why": "one misclassified item corrected: " + ("not better" if strict else "worse"),
-    }
-    return Result(False, example, a.method(i))
+    worse, or with ``strict`` not better; each cell's corrections are evaluated in turn, in the
+    exhaustive matrices first and in the random ones only if none of them fails."""
+    for part in a.segments():
+        first = None
+        for i, j in itertools.permutations(range(a.K), 2):
+            rows = part.start + np.flatnonzero(a.M[part, i, j] > 0)
+            moved = a.M[rows]  # a copy
+            moved[:, i, j] -= 1
+            moved[:, i, i] += 1
+            key = (part.start, i, j)
+            if key not in a.corrected:  # shared by monotonicity and strict monotonicity
+                a.corrected[key] = a.f(moved)
+            before, after = a.values[rows], a.corrected[key]
+            bad = ~a.better(after, before) if strict else a.better(before, after)
+            failing = np.flatnonzero(np.isfinite(before) & np.isfinite(after) & bad)
+            if failing.size and (first is None or rows[failing[0]] < first[0]):
+                k = failing[0]
+                first = (int(rows[k]), moved[k], float(before[k]), float(after[k]))
+        if first is not None:
+            i, corrected, before, after = first
+            example = {
+                "matrices": [a.M[i].tolist(), corrected.tolist()],
+                "values": [before, after],
+                "why": "one misclassified item corrected: " + ("not better" if strict else "worse"),
+            }
+            return Result(False, example, a.method(i))
+    return Result(True, None, a.method())
 
 
 def _monotonicity(a: _Audit) -> Result:
@@ -159,7 +166,8 @@ def _constant_baseline(a: _Audit) -> Result:
     terms). Beyond that range, sampled (:func:`_sampled_baseline`): the mean and standard error
     of random predictions for random margins. Gösgens et al. 2021, "constant baseline". The
     counterexample gives the two margins whose expectations differ, the smallest total first
-    (or the sampled margins, their mean and its standard error).
+    (or the sampled margins, their mean and its standard error). None (undecided) where no pair
+    of margins of the exhaustive range has a value on every one of its matrices.
     """
     from scipy.special import gammaln
 
@@ -173,9 +181,7 @@ def _constant_baseline(a: _Audit) -> Result:
         - gammaln(s + 1)
         - gammaln(M + 1).sum(axis=(-2, -1))
     )
-    keys = np.concatenate([t, p], axis=-1)
-    margins, group = np.unique(keys, axis=0, return_inverse=True)
-    group = group.ravel()
+    margins, group = _unique_rows(np.concatenate([t, p], axis=-1))
     weight = np.exp(log_p)
     kept = np.isfinite(v)
     expected = np.bincount(group[kept], weight[kept] * v[kept], len(margins))
@@ -183,6 +189,13 @@ def _constant_baseline(a: _Audit) -> Result:
     defined = mass > 1 - 1e-9  # every matrix of those margins has a value
     expected = expected[defined] / mass[defined]
     margins = margins[defined]
+    if not len(margins):
+        return Result(
+            None,
+            None,
+            f"exact: no pair of margins of 1 to {a.n_items} items on which the measure is "
+            "defined for every matrix: undecided (a larger n_items may decide it)",
+        )
     sizes = margins[:, : a.K].sum(axis=-1)
     order = np.lexsort((np.arange(len(sizes)), sizes))
     expected, margins = expected[order], margins[order]
@@ -203,6 +216,20 @@ def _constant_baseline(a: _Audit) -> Result:
     return Result(False, example, method, details)
 
 
+def _unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, axis=0, return_inverse=True)`` for a 2-D integer array: the distinct
+    rows in lexicographic order, and the index of each row among them. Sorted with
+    ``np.lexsort``, column by column, rather than as one structured value per row: 0.26 s
+    rather than 1.25 s (CPU) on the 3×10^5 pairs of margins of a K = 3 audit."""
+    order = np.lexsort(keys.T[::-1])
+    ordered = keys[order]
+    new = np.ones(len(keys), dtype=bool)
+    np.any(ordered[1:] != ordered[:-1], axis=-1, out=new[1:])
+    group = np.empty(len(keys), dtype=np.intp)
+    group[order] = np.cumsum(new) - 1
+    return ordered[new], group
+
+
 #: Margin pairs drawn beyond the exhaustive range, and the standard errors a sampled mean may
 #: stray from the exact constant before the constant baseline fails.
 N_MARGINS, N_STANDARD_ERRORS = 100, 5.0
@@ -212,10 +239,11 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
     """The constant baseline beyond the exhaustive range, by sampling.
 
     For :data:`N_MARGINS` pairs of margins with every class present and totals as the random
-    matrices', ``n_random / N_MARGINS`` random predictions each (a uniformly random permutation
-    of the predicted labels): the mean value and its standard error. The property fails where
-    a mean is more than :data:`N_STANDARD_ERRORS` standard errors (plus the tolerance) from the
-    exact constant of the exhaustive range.
+    matrices', ``n_random / N_MARGINS`` random predictions each (the matrix of a uniformly
+    random permutation of the predicted labels, drawn from its law, :func:`_random_tables`):
+    the mean value and its standard error. The property fails where a mean is more than
+    :data:`N_STANDARD_ERRORS` standard errors (plus the tolerance) from the exact constant of
+    the exhaustive range.
     """
     draws = (len(a.M) - a.n_exhaustive) // N_MARGINS
     details = {**details, "expected": constant}
@@ -224,15 +252,10 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
     K = a.K
     rng = np.random.default_rng([a.seed, 1])
     totals = rng.integers(max(a.n_items + 1, K), a.random_totals[1] + 1, size=N_MARGINS)
-    stacks, margins = [], []
-    for s in totals:
-        t, p = (1 + rng.multinomial(s - K, np.full(K, 1.0 / K)) for _ in range(2))
-        truth = np.repeat(np.arange(K), t)
-        predicted = rng.permuted(np.tile(np.repeat(np.arange(K), p), (draws, 1)), axis=1)
-        codes = (np.arange(draws)[:, None] * K * K + truth * K + predicted).ravel()
-        stacks.append(np.bincount(codes, minlength=draws * K * K).reshape(draws, K, K))
-        margins.append(np.concatenate([t, p]))
-    values = a.f(np.concatenate(stacks)).reshape(N_MARGINS, draws)
+    t, p = (1 + rng.multinomial(totals - K, np.full(K, 1.0 / K)) for _ in range(2))
+    margins = np.concatenate([t, p], axis=-1)
+    stacks = _random_tables(rng, t, p, draws)
+    values = a.f(stacks.reshape(-1, K, K)).reshape(N_MARGINS, draws)
     count = np.isfinite(values).sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.nanmean(np.where(count[:, None] > 1, values, 0.0), axis=-1)
@@ -256,6 +279,34 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
         "standard_error": float(error[k]),
     }
     return Result(False, example, method, details)
+
+
+def _random_tables(rng: np.random.Generator, t: np.ndarray, p: np.ndarray, draws: int):
+    """``draws`` random K×K matrices for each pair of margins ``t[m], p[m]`` (row and column
+    sums, shape (M, K)), shape (M, draws, K, K): the law of the confusion matrix when the
+    predicted labels are a uniformly random permutation of a list with class sizes ``p``.
+
+    That law is the multivariate hypergeometric law of a table given its margins, drawn row by
+    row and, within a row, cell by cell: ``C_ij`` is hypergeometric, the row's items not yet
+    placed drawn from the predicted labels left, of class j or of a later class. That is
+    K(K-1) draws per matrix where shuffling the list of labels draws one per item: for K = 2
+    and about 150 items, 0.2 s rather than 3 s (CPU) for the 10^6 matrices of an audit (the
+    loop runs over the cells, never over the matrices).
+    """
+    K = t.shape[-1]
+    C = np.empty((len(t), draws, K, K), dtype=np.int64)
+    left = np.repeat(p[:, None, :], draws, axis=1)  # the predicted labels not yet placed
+    for i in range(K - 1):
+        need = np.repeat(t[:, None, i], draws, axis=1)  # the items of row i not yet placed
+        later = left.sum(axis=-1)
+        for j in range(K - 1):
+            later -= left[..., j]
+            C[..., i, j] = rng.hypergeometric(left[..., j], later, need)
+            need -= C[..., i, j]
+        C[..., i, K - 1] = need
+        left -= C[..., i, :]
+    C[..., K - 1, :] = left
+    return C
 
 
 def _margins(key: np.ndarray, K: int) -> dict:
@@ -329,9 +380,12 @@ def _metric_failure(a: _Audit, d: np.ndarray):
 
 
 def _binary_cells(a: _Audit, change: Callable[[np.ndarray], None], what: str) -> Result:
-    transformed = a.M.copy()
-    change(transformed)
-    return a.compare(transformed, what)
+    def transform(M):
+        changed = M.copy()
+        change(changed)
+        return changed
+
+    return a.compare(transform, what)
 
 
 def _sl(change: Callable[[np.ndarray], None], what: str, doc: str) -> Callable:
@@ -361,12 +415,17 @@ def _exchange(M):
 
 
 _SL_SOURCE = (
-    "Sokolova & Lapalme 2009, Sec. 4 (Table 3), restated with class 0 positive: "
-    "C = [[tp, fn], [fp, tn]], rows = truth. "
+    "After the invariances of Sokolova & Lapalme 2009 (their I1-I8; which number is this one "
+    "is not confirmed), restated with class 0 positive: C = [[tp, fn], [fp, tn]], rows = truth. "
 )
 
-#: The invariances of Sokolova & Lapalme (2009) for K = 2, by name: the change of the matrix,
-#: and its definition. We name them by what they change rather than by their I1-I8 numbers.
+#: Invariances for K = 2 after Sokolova & Lapalme (2009), by name: the change of the matrix,
+#: and its definition in our words. Sokolova & Lapalme number eight invariances I1-I8 under
+#: changes of the binary confusion matrix; their text was not available to us (searches of
+#: the public corpora found citations of the paper, never its definitions), so neither the
+#: numbering nor the section and table that hold them could be confirmed. The properties are
+#: therefore named by the change they make, not mapped to an I-number; the uniform change of
+#: all four counts by one factor is checked, for every K, by ``scale_invariance``.
 SOKOLOVA_LAPALME = {
     "sl_exchange": (
         _exchange,

@@ -298,4 +298,52 @@ def test_the_constant_baseline_beyond_the_exhaustive_range_is_sampled():
     t, p = np.array(margins["true"]), np.array(margins["predicted"])
     exact = float(t @ p) / t.sum() ** 2
     assert abs(mean - exact) < 5 * result.counterexample["standard_error"] + 1e-12
-    assert abs(exact - 0.5) > 5 * result.counterexample["standard_error"]
+    assert abs(exact - 0.5) > 0.01  # by hand, those margins' expectation is not the constant
+
+
+def test_a_constant_baseline_undefined_on_every_pair_of_margins_is_undecided():
+    """With every class present, K = 2, to 2 items, the one pair of margins (1, 1), (1, 1)
+    holds [[1, 0], [0, 1]] and [[0, 1], [1, 0]]; a measure undefined on the second has an
+    exact expectation for no pair of margins: the audit says so (None) rather than failing
+    with an IndexError."""
+
+    def function(C):
+        C = np.asarray(C, dtype=np.float64)
+        return np.where(np.einsum("...ii->...", C) > 0, cenmcc.accuracy(C), np.nan)
+
+    measure = _user("defined_with_a_hit", function, bounds=(0.0, 1.0), undefined=0.0)
+    result = audit(
+        measure, 2, ["constant_baseline"], n_items=2, n_random=0, every_class_present=True
+    )["constant_baseline"]
+    assert result.holds is None
+    assert result.counterexample is None
+    assert "undecided" in result.method
+
+
+@pytest.mark.parametrize("name", list(cenmcc.MEASURES))
+def test_the_audit_leaves_out_the_same_matrices_in_a_stack_as_one_by_one(name):
+    """Each metric's 0/0 mask has one row per matrix: the matrices the audit leaves out as
+    undefined in a stack are those undefined alone (the F1 of the macro averages once laid
+    its mask out class by class over the whole block, and the audit left out other matrices)."""
+    from cenmcc.properties._audit import _values
+
+    M = cenmcc.matrices_with_total(range(1, 4), 3)
+    stacked = np.isnan(_values(cenmcc.MEASURES[name], M))
+    alone = [np.isnan(_values(cenmcc.MEASURES[name], C[None]))[0] for C in M]
+    assert stacked.tolist() == alone
+
+
+def test_the_sampled_predictions_follow_the_hypergeometric_law_of_their_margins():
+    """The sampled constant baseline's matrices keep their margins exactly, and each cell's
+    mean is ``t_i p_j / s`` (the mean of the hypergeometric law) within 5 standard errors."""
+    from cenmcc.properties._checks import _random_tables
+
+    t = np.array([[2, 7, 4], [1, 1, 10]])
+    p = np.array([[5, 5, 3], [4, 4, 4]])
+    C = _random_tables(np.random.default_rng(0), t, p, 20_000)
+    assert C.shape == (2, 20_000, 3, 3)
+    assert np.array_equal(C.sum(axis=-1), np.broadcast_to(t[:, None], (2, 20_000, 3)))
+    assert np.array_equal(C.sum(axis=-2), np.broadcast_to(p[:, None], (2, 20_000, 3)))
+    expected = t[:, :, None] * p[:, None, :] / t.sum(axis=-1)[:, None, None]
+    error = C.std(axis=1) / math.sqrt(20_000)
+    assert np.all(np.abs(C.mean(axis=1) - expected) <= 5 * error + 1e-12)
