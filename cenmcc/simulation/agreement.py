@@ -26,7 +26,10 @@ Standard errors: the means, SDs and correlations are jackknifed over groups of w
 (:func:`cenmcc.simulation.engine.jackknife`); the pair-count statistics, which need every
 matrix, come from the spread of the same statistics over the first :data:`REPLICATES` chunks
 (independent replicates of ``chunk_size`` matrices), scaled to the run's size (batch means,
-Schmeiser 1982; they are U-statistics, whose SD falls as 1/√n).
+Schmeiser 1982; they are U-statistics, whose SD falls as 1/√n). A run of fewer whole chunks
+than that cuts them into strided parts (:func:`replicate_splits`); there the within-K
+statistics' SEs come from each matrix's within-K pair counts in the parts, the U-statistic
+variance (:func:`within_k_errors`, Hoeffding 1948), which does not depend on the parts' size.
 """
 
 from __future__ import annotations
@@ -71,11 +74,39 @@ class Replicate:
     n_by_k : dict of int to int
     statistics : dict of (str, str) to dict
         Per pair: each of :data:`PAIR_COUNT_STATISTICS` overall, and ``by_k``: per K.
+    within_k_terms : dict of (str, str) to WithinKTerms
+        Of a strided part of a chunk (a run of few chunks, :func:`replicate_splits`): per pair,
+        the sums of its matrices' within-K pair counts for :func:`within_k_errors`; else empty.
     """
 
     n: int
     n_by_k: dict
     statistics: dict
+    within_k_terms: dict = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WithinKTerms:
+    """Sums over the m matrices of a replicate of each matrix's within-K pair counts.
+
+    Matrix i's counts ``v_i = (c_i, d_i, F_i, G_i)`` are of the other matrices of its K (in
+    the replicate) that are concordant with it, discordant, that f orders against it, and that
+    g orders against it (oriented as the pair's statistics). Exact integers, so that their
+    sums over the replicates have the same bits in any order.
+
+    Attributes
+    ----------
+    m : int
+        Matrices counted (those where both measures are defined).
+    total : ndarray of int64, shape (4,)
+        ``sum_i v_i``.
+    products : ndarray of int64, shape (4, 4)
+        ``sum_i v_i v_iᵀ``.
+    """
+
+    m: int
+    total: np.ndarray
+    products: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -205,7 +236,7 @@ def reduce(
     if replicate:
         splits = replicate_splits(sim)
         replicates = tuple(
-            _replicate(sim, K[rows], {n: v[rows] for n, v in values.items()}, rtol)
+            _replicate(sim, K[rows], {n: v[rows] for n, v in values.items()}, rtol, terms=True)
             if splits > 1
             else _replicate(sim, K, values, rtol)
             for rows in (np.arange(s, K.size, splits) for s in range(splits))
@@ -277,8 +308,11 @@ def has_finite_bounds(measure) -> bool:
     return all(math.isfinite(b) for b in measure.bounds)
 
 
-def _replicate(sim, K: np.ndarray, values: dict, rtol: dict, pairs=None) -> Replicate:
-    """The pair statistics of one chunk, overall and per K (exact counts of its pairs).
+def _replicate(
+    sim, K: np.ndarray, values: dict, rtol: dict, pairs=None, terms: bool = False
+) -> Replicate:
+    """The pair statistics of one chunk, overall and per K (exact counts of its pairs), and
+    with ``terms`` each pair's :class:`WithinKTerms` (a strided part of a chunk).
 
     Each measure is ranked once (and within each K again where its ties have a tolerance,
     whose chains depend on the values counted together); overall, each pair is counted from
@@ -290,18 +324,21 @@ def _replicate(sim, K: np.ndarray, values: dict, rtol: dict, pairs=None) -> Repl
     groups = key_groups(K)
     n_by_k = dict(zip(*(a.tolist() for a in np.unique(K, return_counts=True)), strict=True))
     nan = {name: np.isnan(v) for name, v in values.items() if np.isnan(v).any()}
-    stats = {}
+    stats, within_terms = {}, {}
     pairs = sim.resolved_pairs if pairs is None else pairs
     for f, g in [p for p in pairs if nan.keys() & set(p)]:
         rows = np.flatnonzero(~(nan.get(f, False) | nan.get(g, False)))
         part = {f: values[f][rows], g: values[g][rows]}
-        stats |= _replicate(sim, K[rows], part, rtol, [(f, g)]).statistics
+        defined = _replicate(sim, K[rows], part, rtol, [(f, g)], terms)
+        stats |= defined.statistics
+        within_terms |= defined.within_k_terms
     pairs = [p for p in pairs if p not in stats]
     names = list(dict.fromkeys(name for pair in pairs for name in pair))
     index = {name: i for i, name in enumerate(names)}
     ranks = {name: tie_group_ranks(values[name], rtol[name], 0.0) for name in names}
     same = {pair: sim.same_direction(*pair) for pair in pairs}
     by_k: dict = {pair: {} for pair in pairs}
+    row_counts = {pair: np.zeros((K.size, 4), np.int64) for pair in pairs} if terms else {}
     for k, rows in groups if names else ():
         grouped = np.stack(
             [
@@ -314,6 +351,11 @@ def _replicate(sim, K: np.ndarray, values: dict, rtol: dict, pairs=None) -> Repl
         counted = within_group_counts(grouped, pairs, index)
         for pair, counts in counted.items():
             by_k[pair][k] = _oriented(same[pair], counts)
+        if terms:
+            for pair, v in object_counts(grouped, pairs, index).items():
+                row_counts[pair][rows] = v if same[pair] else v[:, [1, 0, 2, 3]]
+    for pair, v in row_counts.items():
+        within_terms[pair] = WithinKTerms(K.size, v.sum(axis=0), v.T @ v)
     for f, g in pairs:
         counts = counts_from_ranks(ranks[f], ranks[g])
         stats[f, g] = {
@@ -321,7 +363,163 @@ def _replicate(sim, K: np.ndarray, values: dict, rtol: dict, pairs=None) -> Repl
             "within_k": pair_count_statistics(pooled(by_k[f, g].values())),
             "by_k": {k: pair_count_statistics(c) for k, c in by_k[f, g].items()},
         }
-    return Replicate(K.size, n_by_k, stats)
+    return Replicate(K.size, n_by_k, stats, within_terms)
+
+
+def object_counts(ranks: np.ndarray, pairs, index: dict) -> dict:
+    """Each object's pair counts against the others, for every pair of measures.
+
+    Parameters
+    ----------
+    ranks : ndarray of int, shape (q, m)
+        Row i: the dense ranks of measure i on m objects (integers from 0, ties equal).
+    pairs : sequence of (str, str)
+    index : dict of str to int
+        The row of each measure.
+
+    Returns
+    -------
+    dict of (str, str) to ndarray of int64, shape (m, 4)
+        Row i: the objects j concordant with object i, discordant with it (raw, not oriented),
+        that f orders against it (``r_f[j] != r_f[i]``) and that g orders against it. Summed
+        over i, each is twice the group's count (every pair is seen from both ends).
+
+    Notes
+    -----
+    Exact, in O(m log² m) time and O(m) memory: with ``#(f<, g<)`` each object's count of
+    objects below it in both (:func:`_dominated`), every other cell of the 3 × 3 table of the
+    signs of ``(r_f[j] - r_f[i], r_g[j] - r_g[i])`` follows from the counts below and equal in
+    one measure (cumulative counts of the ranks) and equal in one and below in the other
+    (sorted keys).
+    """
+    return {(f, g): _object_counts(ranks[index[f]], ranks[index[g]]) for f, g in pairs}
+
+
+def _object_counts(rf: np.ndarray, rg: np.ndarray) -> np.ndarray:
+    rf, rg = np.asarray(rf, dtype=np.int64), np.asarray(rg, dtype=np.int64)
+    m = rf.size
+    if m == 0:
+        return np.zeros((0, 4), np.int64)
+    tf, tg = np.bincount(rf)[rf], np.bincount(rg)[rg]  # equal in f (itself included), in g
+    below_f = (np.cumsum(np.bincount(rf)) - np.bincount(rf))[rf]  # #(f<)
+    below_g = (np.cumsum(np.bincount(rg)) - np.bincount(rg))[rg]  # #(g<)
+    width = int(max(rf.max(), rg.max())) + 1
+    by_f, by_g = np.sort(rf * width + rg), np.sort(rg * width + rf)
+    both = np.searchsorted(by_f, rf * width + rg, "right") - np.searchsorted(
+        by_f, rf * width + rg, "left"
+    )  # equal in both (itself included)
+    f_equal_g_below = np.searchsorted(by_f, rf * width + rg) - np.searchsorted(by_f, rf * width)
+    g_equal_f_below = np.searchsorted(by_g, rg * width + rf) - np.searchsorted(by_g, rg * width)
+    ll = _dominated(rf, rg)  # #(f<, g<)
+    lg = below_f - ll - g_equal_f_below  # #(f<, g>)
+    gl = below_g - ll - f_equal_g_below  # #(f>, g<)
+    gg = (m - below_g - tg) - lg - (tf - f_equal_g_below - both)  # #(g>) - #(f<, g>) - #(f=, g>)
+    return np.stack([ll + gg, lg + gl, m - tf, m - tg], axis=1).astype(np.int64)
+
+
+def _dominated(rf: np.ndarray, rg: np.ndarray) -> np.ndarray:
+    """Each object's count of objects below it in both f and g (non-negative integers).
+
+    In the order of increasing f, and of decreasing g among ties in f, the objects below
+    object i in both are those before it with a smaller g. Those are counted bit by bit of g
+    (the offline form of a Fenwick tree, as :func:`cenmcc.comparison._count_inversions`):
+    an object j < i with ``g_j < g_i`` first differs from ``g_i`` at one bit, where ``g_j``
+    has 0 and ``g_i`` has 1 above the same higher bits.
+    """
+    order = np.lexsort((-rg, rf))
+    x = rg[order]
+    counts = np.zeros(x.size, np.int64)
+    for b in reversed(range(max(1, int(x.max()).bit_length()))):
+        prefix, bit = x >> (b + 1), (x >> b) & 1
+        grouped = np.argsort(prefix, kind="stable")  # each group in the order above
+        zeros = np.cumsum(bit[grouped] == 0)
+        p = prefix[grouped]
+        start = np.flatnonzero(np.r_[True, p[1:] != p[:-1]])
+        first = np.repeat(start, np.diff(np.r_[start, p.size]))
+        before = zeros - (bit[grouped] == 0) - (zeros[first] - (bit[grouped][first] == 0))
+        counts[grouped] += np.where(bit[grouped] == 1, before, 0)
+    out = np.empty_like(counts)
+    out[order] = counts
+    return out
+
+
+def within_k_errors(terms, n: float) -> dict[str, float]:
+    """The SEs, at a run of n matrices, of a pair's within-K τ_b, consistency and
+    discriminancy from its matrices' within-K pair counts in the replicates (the U-statistic
+    variance, Hoeffding 1948).
+
+    Parameters
+    ----------
+    terms : sequence of WithinKTerms
+        Of the replicates (strided parts of chunks, each a sample of the run's design).
+    n : float
+        Matrices of the run (where both measures are defined).
+
+    Returns
+    -------
+    dict of str to float
+        NaN where a statistic is undefined (0/0) or fewer than 3 matrices were counted.
+
+    Notes
+    -----
+    Over ordered pairs (i, j) of matrices, let ``e_ij`` hold four 0/1 kernels: concordant and
+    of equal K, discordant and of equal K, of equal K and ordered by f, of equal K and ordered
+    by g. Each within-K statistic is a function ``T(μ)`` of their means μ (consistency
+    ``μ_c / (μ_c + μ_d)``, τ_b ``(μ_c - μ_d) / sqrt(μ_F μ_G)``, discriminancy
+    ``(μ_F - μ_c - μ_d) / (μ_G - μ_c - μ_d)``), which are U-statistics of order 2. By the
+    delta method its kernel is ``h_ij = wᵀ e_ij`` with ``w = ∇T(μ)``, centred (``wᵀμ = 0``:
+    T is homogeneous of degree 0), and by Hoeffding's (1948) decomposition
+
+        Var T ≈ 4 σ₁² / n,   σ₁² = E[h(X₁, X₂) h(X₁, X₃)],
+
+    estimated without bias (for fixed w) over the distinct triples of each replicate:
+    ``σ̂₁² = Σ_i (s_i² - Σ_j h_ij²) / Σ m(m-1)(m-2)`` with ``s_i = wᵀ v_i``, ``v_i = Σ_j e_ij``
+    (:class:`WithinKTerms`). As e_ij is 0/1 with ``c·d = 0`` and ``F·G = c + d``,
+    ``Σ_ij e_ij e_ijᵀ`` follows from ``Σ_i v_i``. This is the variance of Kendall's τ as a
+    U-statistic (Hoeffding 1948, Sec. 5; Kendall & Gibbons 1990, Ch. 5), for the pairs of
+    equal K. It does not depend on the size of the replicates, whereas the spread of the
+    statistics over small replicates, scaled by ``sqrt(m / n)``, carries their second-order
+    term (measured: a seed SD over mean SE of 0.66 at n = 20,000 in two chunks, 1.02 with
+    this estimator, ``validate`` over 60 seeds).
+
+    References
+    ----------
+    W. Hoeffding, "A class of statistics with asymptotically normal distribution", Ann. Math.
+    Statist. 19 (1948) 293-325.
+    """
+    m = np.array([t.m for t in terms], dtype=np.int64)
+    triples = float(np.sum(m * (m - 1) * (m - 2)))
+    nan = dict.fromkeys(PAIR_COUNT_STATISTICS, math.nan)
+    if not terms or triples <= 0 or n <= 0:
+        return nan
+    total = np.sum([t.total for t in terms], axis=0)
+    products = np.sum([t.products for t in terms], axis=0).astype(float)
+    c_sum, d_sum, f_sum, g_sum = total.tolist()
+    kernel = np.array(
+        [
+            [c_sum, 0, c_sum, c_sum],
+            [0, d_sum, d_sum, d_sum],
+            [c_sum, d_sum, f_sum, c_sum + d_sum],
+            [c_sum, d_sum, c_sum + d_sum, g_sum],
+        ],
+        dtype=float,
+    )  # sum over i, j of e_ij e_ijᵀ
+    c, d, F, G = total / float(np.sum(m * (m - 1)))
+    gradients = {}
+    if c_sum + d_sum > 0:
+        gradients["consistency"] = np.array([d, -c, 0.0, 0.0]) / (c + d) ** 2
+    if f_sum > 0 and g_sum > 0:
+        tau = (c - d) / math.sqrt(F * G)
+        root = 1 / math.sqrt(F * G)
+        gradients["kendall_tau_b"] = np.array([root, -root, -tau / (2 * F), -tau / (2 * G)])
+    P, Q = F - c - d, G - c - d
+    if g_sum - c_sum - d_sum > 0:
+        gradients["discriminancy"] = np.array([(P - Q) / Q**2, (P - Q) / Q**2, 1 / Q, -P / Q**2])
+    out = dict(nan)
+    for name, w in gradients.items():
+        sigma1 = (w @ products @ w - w @ kernel @ w) / triples
+        out[name] = math.sqrt(max(0.0, 4 * sigma1 / n))
+    return out
 
 
 def pooled(counts) -> PairCounts:
@@ -545,6 +743,10 @@ def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
                 sizes.mean(),
                 sim.n_matrices,
             )
+        terms = [r.within_k_terms[f, g] for r in replicates if (f, g) in r.within_k_terms]
+        if terms:  # strided parts of few chunks: the U-statistic variance instead
+            counted = sum(t.m for t in terms) / float(sizes.sum())
+            within = within_k_errors(terms, sim.n_matrices * counted)
         for k, n_k in n_by_k.items():
             rows = [r for r in replicates if k in r.statistics[f, g]["by_k"]]
             if len(rows) < 2:

@@ -11,7 +11,8 @@ their floats, at about the floats' cost.
 
 Standard errors (:data:`STANDARD_ERRORS`): a smooth function of means is jackknifed over
 :data:`JACKKNIFE_GROUPS` groups of whole chunks (Quenouille 1956, Tukey 1958, Kott 2001); a
-statistic of pair counts from its spread over replicate chunks (Schmeiser 1982).
+statistic of pair counts from its spread over replicate chunks (Schmeiser 1982), or, within K
+in a run of few chunks, from the U-statistic variance (Hoeffding 1948; :data:`WITHIN_K_ERRORS`).
 """
 
 from __future__ import annotations
@@ -66,6 +67,18 @@ STANDARD_ERRORS = {
         "(consistency, discriminancy, Kendall's tau_b), U-statistics whose SD falls as 1/sqrt(n)"
     ),
 }
+
+#: How the within-K pair statistics' SEs are obtained in a run of fewer whole chunks than
+#: :attr:`Simulation.replicates`, whose replicates are strided parts of its chunks (written into
+#: its summary as ``standard_errors["within_k"]``; :func:`agreement.within_k_errors`).
+WITHIN_K_ERRORS = (
+    "U-statistic variance from each matrix's within-K pair counts in the replicates (the "
+    "strided parts of the run's few chunks): the statistic's delta-method kernel h over pairs "
+    "of matrices of equal K, Var = 4 sigma_1^2 / n with sigma_1^2 = E[h(X1,X2) h(X1,X3)] "
+    "estimated without bias over distinct triples; Hoeffding (1948). For the within-K "
+    "consistency, discriminancy and Kendall's tau_b, whose spread over small parts carries a "
+    "second-order term that overstates the run's SE"
+)
 
 #: Default relative tolerance of the tolerance rule (:attr:`Simulation.tie_rtol`), about 90
 #: units of roundoff (2⁻⁵³): above the rounding by which one value computed along two paths
@@ -773,6 +786,8 @@ def _summarize(sim: Simulation, groups: list[tuple], context: _Context) -> tuple
         "replicate_size": sim.chunk_size // agreement.replicate_splits(sim),
         "not_honest": _dishonest(sim, len(groups), len(subgroups), len(total[0].replicates)),
     }
+    if agreement.replicate_splits(sim) > 1:
+        summary["standard_errors"]["within_k"] = WITHIN_K_ERRORS
     return _plain(summary), total
 
 

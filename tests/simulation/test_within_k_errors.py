@@ -1,0 +1,127 @@
+"""The within-K pair statistics' SEs in a run of few chunks: the U-statistic variance."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cenmcc.simulation import Simulation, agreement, run
+from cenmcc.simulation.papers import PaperGenerator
+
+
+def brute_force_object_counts(f, g):
+    """Each object's concordant, discordant, f-ordered and g-ordered partners, pair by pair."""
+    out = np.zeros((len(f), 4), dtype=np.int64)
+    for i, j in itertools.permutations(range(len(f)), 2):
+        df, dg = np.sign(f[i] - f[j]), np.sign(g[i] - g[j])
+        out[i] += [df * dg > 0, df * dg < 0, df != 0, dg != 0]
+    return out
+
+
+@given(st.lists(st.tuples(*[st.integers(0, 6)] * 3), min_size=0, max_size=30))
+def test_each_objects_counts_are_those_of_every_pair_it_is_in(rows):
+    ranks = np.array(rows, dtype=np.int64).reshape(-1, 3).T
+    names = {"a": 0, "b": 1, "c": 2}
+    pairs = [("a", "b"), ("c", "a"), ("b", "c")]
+    counted = agreement.object_counts(ranks, pairs, names)
+    for f, g in pairs:
+        expected = brute_force_object_counts(ranks[names[f]], ranks[names[g]])
+        np.testing.assert_array_equal(counted[f, g], expected.reshape(-1, 4))
+
+
+STATISTICS = {  # of the means of (concordant, discordant, f orders, g orders) over pairs
+    "consistency": lambda c, d, F, G: c / (c + d),
+    "kendall_tau_b": lambda c, d, F, G: (c - d) / math.sqrt(F * G),
+    "discriminancy": lambda c, d, F, G: (F - c - d) / (G - c - d),
+}
+
+
+def brute_force_errors(parts, n):
+    """The delta-method U-statistic SE over every ordered pair and triple of each part:
+    the kernels written out pair by pair, the gradient by central differences, and
+    E[h(X1, X2) h(X1, X3)] summed over the distinct triples (Hoeffding 1948)."""
+    kernels, pairs, triples = [], 0, 0
+    for K, f, g in parts:
+        m = K.size
+        e = np.zeros((m, m, 4))
+        for i, j in itertools.permutations(range(m), 2):
+            if K[i] == K[j]:
+                df, dg = np.sign(f[i] - f[j]), np.sign(g[i] - g[j])
+                e[i, j] = [df * dg > 0, df * dg < 0, df != 0, dg != 0]
+        kernels.append(e)
+        pairs += m * (m - 1)
+        triples += m * (m - 1) * (m - 2)
+    mu = sum(e.sum(axis=(0, 1)) for e in kernels) / pairs
+    out = {}
+    for name, T in STATISTICS.items():
+        step = 1e-6 * mu.max()
+        w = np.array([(T(*(mu + step * u)) - T(*(mu - step * u))) / (2 * step) for u in np.eye(4)])
+        total = 0.0
+        for e in kernels:
+            h = e @ w
+            m = h.shape[0]
+            for i, j, k in itertools.permutations(range(m), 3):
+                total += h[i, j] * h[i, k]
+        out[name] = math.sqrt(max(0.0, 4 * (total / triples) / n))  # as the engine
+    return out
+
+
+def test_the_within_k_errors_are_the_u_statistic_variance_counted_over_every_triple():
+    rng = np.random.default_rng(7)
+    sim = Simulation(lambda r, n: None, 10, measures=("cen", "mcc"))
+    parts, terms = [], []
+    for m in (28, 23):  # two replicates of unequal size, pooled
+        K = rng.integers(3, 5, size=m)
+        f = rng.integers(0, 6, size=m).astype(float)  # with ties in both
+        g = np.floor(f / 2 + rng.integers(0, 3, size=m))
+        replicate = agreement._replicate(
+            sim, K, {"cen": f, "mcc": g}, {"cen": 0.0, "mcc": 0.0}, terms=True
+        )
+        terms.append(replicate.within_k_terms["cen", "mcc"])
+        parts.append((K, -f, g))  # CEN is lower-is-better: its pairs are oriented
+    got = agreement.within_k_errors(terms, 5000)
+    expected = brute_force_errors(parts, 5000)
+    assert got == pytest.approx(expected, rel=1e-6)
+    assert all(v > 0 for v in got.values())
+
+
+def test_within_k_errors_are_nan_where_a_statistic_is_undefined():
+    zero = agreement.WithinKTerms(5, np.zeros(4, np.int64), np.zeros((4, 4), np.int64))
+    assert all(math.isnan(v) for v in agreement.within_k_errors([zero], 100).values())
+    assert all(math.isnan(v) for v in agreement.within_k_errors([], 100).values())
+
+
+def _within_k_u_statistic_se(K, f, g):
+    """The within-K consistency's SE from every matrix's counts over the whole run."""
+    c, d = np.zeros(K.size), np.zeros(K.size)
+    for k in np.unique(K):
+        rows = np.flatnonzero(k == K)
+        s = np.sign(f[rows, None] - f[rows]) * np.sign(g[rows, None] - g[rows])
+        c[rows], d[rows] = (s > 0).sum(axis=1), (s < 0).sum(axis=1)
+    uc, ud = c.mean(), d.mean()
+    psi = (ud * c - uc * d) / (uc + ud) ** 2
+    return 2 * psi.std(ddof=1) / np.sqrt(K.size)
+
+
+def test_a_run_of_two_chunks_gets_within_k_errors_as_honest_as_the_whole_runs():
+    # Its replicates are strided parts of about 300 matrices, about 11 of each K: their spread,
+    # scaled to the run, overstated the within-K SE by about half (0.66 over 60 seeds).
+    sim = Simulation(PaperGenerator(), 20_000, measures=("cen", "mcc"), seed=11, keep_table=True)
+    result = run(sim, jobs=1, quiet=True)
+    assert result.summary["standard_errors"]["replicate_size"] < 400
+    t = result.table
+    exact = _within_k_u_statistic_se(np.asarray(t["K"]), -t["cen"], t["mcc"])
+    within = result.pair("cen", "mcc")["within_k"]
+    assert 0.8 < within["consistency_se"] / exact < 1.25  # 0.96; the spread of parts: 1.50
+    # Without ties in either measure τ_b is 2 consistency - 1.
+    assert within["kendall_tau_b_se"] == pytest.approx(2 * within["consistency_se"], rel=0.05)
+
+
+def test_a_run_of_many_chunks_keeps_its_replicates_spread():
+    sim = Simulation(PaperGenerator(), 6_400, measures=("cen", "mcc"), chunk_size=100, seed=2)
+    assert agreement.replicate_splits(sim) == 1
+    result = run(sim, jobs=1, quiet=True)
+    assert result.summary["standard_errors"]["replicate_size"] == 100
