@@ -26,10 +26,14 @@ def test_each_objects_counts_are_those_of_every_pair_it_is_in(rows):
     ranks = np.array(rows, dtype=np.int64).reshape(-1, 3).T
     names = {"a": 0, "b": 1, "c": 2}
     pairs = [("a", "b"), ("c", "a"), ("b", "c")]
-    counted = agreement.object_counts(ranks, pairs, names)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(agreement, "SIGN_CELLS", 0)  # every group counted pair by pair
+        by_pair = agreement.object_counts(ranks, pairs, names)
+    by_signs = agreement.object_counts(ranks, pairs, names)  # all pairs at once
     for f, g in pairs:
-        expected = brute_force_object_counts(ranks[names[f]], ranks[names[g]])
-        np.testing.assert_array_equal(counted[f, g], expected.reshape(-1, 4))
+        expected = brute_force_object_counts(ranks[names[f]], ranks[names[g]]).reshape(-1, 4)
+        np.testing.assert_array_equal(by_pair[f, g], expected)
+        np.testing.assert_array_equal(by_signs[f, g], expected)
 
 
 STATISTICS = {  # of the means of (concordant, discordant, f orders, g orders) over pairs
