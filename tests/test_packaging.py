@@ -5,6 +5,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Imported only by the extras: tables and figures (pandas, matplotlib), workers (joblib).
@@ -19,6 +21,7 @@ def _imported_after(statement: str) -> list[str]:
     return eval(done.stdout)
 
 
+@pytest.mark.slow
 def test_the_wheel_ships_only_the_library(tmp_path):
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],

@@ -298,6 +298,7 @@ def test_an_empty_output_path_is_refused_not_read_as_the_current_directory(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_one_line_naming_the_file_and_keeps_the_previous_run(
     tmp_path, monkeypatch, capsys
 ):
@@ -376,6 +377,7 @@ def test_a_mount_point_is_refused_before_any_work(tmp_path, capsys, monkeypatch)
     _refuses_a_mount_point(tmp_path, capsys, point)
 
 
+@pytest.mark.slow
 def test_a_mounted_tmpfs_is_refused_before_any_work(tmp_path, capsys, tmpfs):
     _refuses_a_mount_point(tmp_path, capsys, tmpfs)
     assert main(["binary", "--s-max", "3", "--quiet", "--out", str(tmpfs)]) == 0  # inside it

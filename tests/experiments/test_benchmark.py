@@ -34,6 +34,7 @@ def test_peers_compute_the_same_metrics():
     assert baselines.sklearn_mcc(C) == pytest.approx(cenmcc.mcc(C), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_kernel_table_has_every_implementation_and_the_floor_ratio():
     table = compute.measure_kernels([3, 4], cells=2000, repeats=1)
     assert set(table["K"]) == {3, 4}

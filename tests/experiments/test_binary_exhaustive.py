@@ -109,6 +109,7 @@ def test_figure3_maximum():
     assert 0.5 * (1 - np.log2(0.5)) == 1.0  # CEN = 1 at T = F
 
 
+@pytest.mark.slow
 def test_cli_writes_summary_and_figures(tmp_path):
     assert cli_main(["binary", "--s-max", "12", "--quiet", "--out", str(tmp_path)]) == 0
     out = tmp_path / "binary"

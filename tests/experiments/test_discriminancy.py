@@ -97,6 +97,7 @@ def test_splits_are_every_composition_into_three_parts(n):
     assert len(unordered) == round(n * n / 12)  # partitions of n into exactly 3 parts
 
 
+@pytest.mark.slow
 def test_cli_writes_summary_table_and_figure(tmp_path):
     args = "discriminancy --n-min 5 --n-max 6 --order-check-max-n 5 --jobs 1 --quiet --out"
     status = cli_main([*args.split(), str(tmp_path)])

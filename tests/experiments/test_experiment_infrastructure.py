@@ -181,6 +181,7 @@ def test_no_module_of_the_experiments_is_over_600_lines():
         assert len(path.read_text().splitlines()) <= MAX_LINES, path
 
 
+@pytest.mark.slow
 def test_reruns_are_byte_identical_and_record_the_run(tmp_path):
     for name in ("one", "two"):
         assert main(["binary", "--s-max", "6", "--quiet", "--out", str(tmp_path / name)]) == 0

@@ -201,6 +201,7 @@ def test_bad_reading_is_refused():
         settings.Reading("x", "bad", (("k_scheme", "sorted"),))
 
 
+@pytest.mark.slow
 def test_command_writes_outputs(tmp_path, capsys):
     argv = [
         "protocol",
@@ -250,6 +251,7 @@ def test_paper_checks_records_as_recorded(record):
     assert outcome.as_recorded
 
 
+@pytest.mark.slow
 def test_the_figure_draws_the_stored_values_the_same_on_every_processor(tmp_path):
     from cenmcc.commands.files import stored_table
 

@@ -270,6 +270,7 @@ def test_intervals_contain_the_mean_and_match_the_standard_error(small_run):
 # Command line and outputs
 
 
+@pytest.mark.slow
 def test_command_line_writes_every_output(tmp_path, capsys):
     argv = ["random-matrices", "--n", "800", "--resamples", "50", "--seed", "3", "--jobs", "1"]
     assert cli_main([*argv, "--chunk-size", "200", "--table", "--out", str(tmp_path)]) == 0

@@ -269,6 +269,7 @@ def _previous_report(out: Path, texts: dict[str, str]) -> None:
         write_atomic_all({stage / name: text for name, text in texts.items()})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_signal_stops_the_run_at_once_with_its_status_and_keeps_the_outputs(tmp_path, signum):
     out = tmp_path / "out"
@@ -388,6 +389,7 @@ def test_monte_carlo_distance_adds_the_sd_over_seeds_of_the_same_simulation(tmp_
         assert "seed_sd" not in other_run.facts
 
 
+@pytest.mark.slow
 def test_a_signal_while_a_missing_experiment_runs_stops_everything_at_once(tmp_path):
     figures, out = tmp_path / "figures", tmp_path / "out"
     _previous_report(out, {"REPORT.md": "previous report"})
