@@ -318,7 +318,9 @@ def _replicate(
     whose chains depend on the values counted together); overall, each pair is counted from
     the ranks (:func:`cenmcc.comparison.counts_from_ranks`), and within each K every pair at
     once from the signs of the differences (:func:`within_group_counts`), so that a chunk of
-    many measures and many K is not a few hundred small counts a pair. A pair with NaN
+    many measures and many K is not a few hundred small counts a pair; with ``terms``, from
+    the sums of each object's counts (:func:`object_counts`, :func:`group_counts`), which the
+    terms need anyway. A pair with NaN
     (values left out) is counted over the rows where both its measures are defined.
     """
     groups = key_groups(K)
@@ -348,12 +350,15 @@ def _replicate(
                 for name in names
             ]
         )
-        counted = within_group_counts(grouped, pairs, index)
+        if terms:  # each object's counts, whose sums are the group's: counted once
+            objects = object_counts(grouped, pairs, index)
+            counted = {pair: group_counts(v) for pair, v in objects.items()}
+            for pair, v in objects.items():
+                row_counts[pair][rows] = v if same[pair] else v[:, [1, 0, 2, 3]]
+        else:
+            counted = within_group_counts(grouped, pairs, index)
         for pair, counts in counted.items():
             by_k[pair][k] = _oriented(same[pair], counts)
-        if terms:
-            for pair, v in object_counts(grouped, pairs, index).items():
-                row_counts[pair][rows] = v if same[pair] else v[:, [1, 0, 2, 3]]
     for pair, v in row_counts.items():
         within_terms[pair] = WithinKTerms(K.size, v.sum(axis=0), v.T @ v)
     for f, g in pairs:
@@ -414,6 +419,15 @@ def object_counts(ranks: np.ndarray, pairs, index: dict) -> dict:
         axis=-1,
     ).astype(np.int64)
     return dict(zip(pairs, counts, strict=True))
+
+
+def group_counts(objects: np.ndarray) -> PairCounts:
+    """The raw pair counts of a group from its objects' counts (:func:`object_counts`): each
+    unordered pair is seen from both of its objects, so each column sums to twice its count."""
+    m = len(objects)
+    c, d, f, g = (int(total) // 2 for total in objects.sum(axis=0))
+    n_pairs = m * (m - 1) // 2
+    return PairCounts(n_pairs, c, d, f - c - d, g - c - d, n_pairs - f - g + c + d)
 
 
 def _object_counts(rf: np.ndarray, rg: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import cenmcc
 from cenmcc.simulation import Simulation, agreement, run
 from cenmcc.simulation.papers import PaperGenerator
 
@@ -34,6 +35,8 @@ def test_each_objects_counts_are_those_of_every_pair_it_is_in(rows):
         expected = brute_force_object_counts(ranks[names[f]], ranks[names[g]]).reshape(-1, 4)
         np.testing.assert_array_equal(by_pair[f, g], expected)
         np.testing.assert_array_equal(by_signs[f, g], expected)
+        group = agreement.group_counts(by_signs[f, g])
+        assert group == cenmcc.pair_counts(ranks[names[f]], ranks[names[g]])
 
 
 STATISTICS = {  # of the means of (concordant, discordant, f orders, g orders) over pairs
