@@ -424,10 +424,7 @@ def object_counts(ranks: np.ndarray, pairs, index: dict) -> dict:
 def group_counts(objects: np.ndarray) -> PairCounts:
     """The raw pair counts of a group from its objects' counts (:func:`object_counts`): each
     unordered pair is seen from both of its objects, so each column sums to twice its count."""
-    m = len(objects)
-    c, d, f, g = (int(total) // 2 for total in objects.sum(axis=0))
-    n_pairs = m * (m - 1) // 2
-    return PairCounts(n_pairs, c, d, f - c - d, g - c - d, n_pairs - f - g + c + d)
+    return _from_ordered(len(objects), *(int(total) // 2 for total in objects.sum(axis=0)))
 
 
 def _object_counts(rf: np.ndarray, rg: np.ndarray) -> np.ndarray:
@@ -605,21 +602,23 @@ def within_group_counts(ranks: np.ndarray, pairs, index: dict) -> dict:
     concordant = np.rint(greater @ greater.T).astype(np.int64)
     discordant = np.rint(greater @ smaller.T).astype(np.int64)
     ordered = np.diagonal(concordant)  # the pairs each measure orders
-    n_pairs = m * (m - 1) // 2
-    out = {}
-    for f, g in pairs:
-        a, b = index[f], index[g]
-        c, d = int(concordant[a, b]), int(discordant[a, b])
-        both = n_pairs - int(ordered[a]) - int(ordered[b]) + c + d
-        out[f, g] = PairCounts(
-            n_pairs=n_pairs,
-            concordant=c,
-            discordant=d,
-            f_only=int(ordered[a]) - c - d,  # f orders, g ties
-            g_only=int(ordered[b]) - c - d,
-            both_tied=both,
+    return {
+        (f, g): _from_ordered(
+            m,
+            int(concordant[index[f], index[g]]),
+            int(discordant[index[f], index[g]]),
+            int(ordered[index[f]]),
+            int(ordered[index[g]]),
         )
-    return out
+        for f, g in pairs
+    }
+
+
+def _from_ordered(m: int, c: int, d: int, f: int, g: int) -> PairCounts:
+    """The pair counts of m objects with c concordant and d discordant pairs, of which f pairs
+    are ordered by f and g by g: the rest by inclusion and exclusion."""
+    n_pairs = m * (m - 1) // 2
+    return PairCounts(n_pairs, c, d, f - c - d, g - c - d, n_pairs - f - g + c + d)
 
 
 def _oriented(same_direction: bool, counts: PairCounts) -> PairCounts:
