@@ -29,9 +29,10 @@ from pathlib import Path
 
 import cenmcc
 from cenmcc.simulation import resources, validation
-from cenmcc.simulation.engine import Simulation, run
+from cenmcc.simulation.engine import run
 from cenmcc.simulation.generators import DirichletClassifier
 from cenmcc.simulation.papers import PaperGenerator
+from cenmcc.simulation.plan import Simulation
 from cenmcc.simulation.studies import KRatio
 from cenmcc.simulation.validation import check_validation
 

@@ -9,11 +9,14 @@ The modules, in the order the data flows through them:
 
 - :mod:`~cenmcc.simulation.generators`: random confusion matrices (:class:`DirichletClassifier`);
 - :mod:`~cenmcc.simulation.papers`: the papers' generator (:class:`PaperGenerator`);
-- :mod:`~cenmcc.simulation.engine`: :class:`Simulation`, :func:`run`, chunks and the jackknife;
+- :mod:`~cenmcc.simulation.plan`: :class:`Simulation`, its chunks and their batches (the tasks);
+- :mod:`~cenmcc.simulation.engine`: :func:`run`: the tasks in workers, merged, summarized;
+- :mod:`~cenmcc.simulation.chunks`: one chunk in a worker, drawn, measured and reduced;
 - :mod:`~cenmcc.simulation.measures`: a run's measures, named or a user's, checked as they run;
 - :mod:`~cenmcc.simulation.agreement`: the statistics of the measures and their pairs, per chunk;
 - :mod:`~cenmcc.simulation.streaming`: mergeable statistics, and how chunks combine;
 - :mod:`~cenmcc.simulation.studies`: studies that stream like the rest (:class:`KRatio`);
+- :mod:`~cenmcc.simulation.jackknife`: the standard errors of the merged statistics;
 - :mod:`~cenmcc.simulation.pairs`: exact pair counts (consistency, discriminancy, τ_b) from disk;
 - :mod:`~cenmcc.simulation.result`: :class:`Result`, its summary, tables and figures;
 - :mod:`~cenmcc.simulation.figures`: the figures, in one style (matplotlib);
@@ -40,10 +43,11 @@ that many count matrices:
 0.82
 """
 
-from .engine import Simulation, run
+from .engine import run
 from .generators import DirichletClassifier
 from .papers import PaperGenerator
 from .parallel import ParallelError
+from .plan import Simulation
 from .result import Result
 from .studies import ChunkData, KRatio, Study
 

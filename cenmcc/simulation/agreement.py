@@ -23,7 +23,7 @@ lower-is-better, are negated): a positive correlation, a τ_b above 0 or a consi
 ``|P|/|Q|``, the pairs that f tells apart and g ties over the reverse.
 
 Standard errors: the means, SDs and correlations are jackknifed over groups of whole chunks
-(:func:`cenmcc.simulation.engine.jackknife`); the pair-count statistics, which need every
+(:func:`cenmcc.simulation.jackknife.jackknife`); the pair-count statistics, which need every
 matrix, come from the spread of the same statistics over the first :data:`REPLICATES` chunks
 (independent replicates of ``chunk_size`` matrices), scaled to the run's size (batch means,
 Schmeiser 1982; they are U-statistics, whose SD falls as 1/√n). A run of fewer whole chunks

@@ -145,7 +145,7 @@ def simulation_memory(
     """The parts of a run's peak memory here, in bytes.
 
     The plan (:data:`PLAN_BYTES_PER_CHUNK` a chunk); the ``2 G + 2`` states the jackknife holds
-    at once (:func:`cenmcc.simulation.engine.jackknife`), each an agreement state (moments per
+    at once (:func:`cenmcc.simulation.jackknife.jackknife`), each an agreement state (moments per
     number of classes, :func:`dimensions`, and the histograms) and each study's (its
     ``footprint``), and a study's working memory in each worker; the pair counts, at most
     :data:`PAIR_COUNT_BYTES` a matrix per task of one phase, one task per core (or ``jobs``);

@@ -15,7 +15,9 @@ import math
 
 import numpy as np
 
-from .engine import Simulation, _flatten, run
+from .engine import run
+from .jackknife import flatten
+from .plan import Simulation
 from .result import describe
 
 
@@ -67,7 +69,7 @@ def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parall
     check_validation(sim, n_seeds)
     seeds = list(range(sim.seed + 1, sim.seed + 1 + n_seeds))
     runs = [
-        _flatten(_numbers(run(dataclasses.replace(sim, seed=s), **parallel).summary)) for s in seeds
+        flatten(_numbers(run(dataclasses.replace(sim, seed=s), **parallel).summary)) for s in seeds
     ]
     out = {}
     for path in runs[0]:

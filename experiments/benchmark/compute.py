@@ -211,7 +211,7 @@ def measure_chunks(n_chunks: int = THROUGHPUT_CHUNKS, repeats: int = 3) -> pd.Da
         ``matrices_per_second`` (on one core) and ``ratio_to_chunk``.
     """
     from cenmcc.simulation import PaperGenerator, Simulation
-    from cenmcc.simulation.engine import measure_chunk
+    from cenmcc.simulation.chunks import measure_chunk
 
     size = 10_000
     sim = Simulation(PaperGenerator(), (100 + n_chunks) * size, measures=THROUGHPUT_MEASURES)

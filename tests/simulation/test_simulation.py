@@ -11,7 +11,8 @@ from scipy import special
 
 import cenmcc
 from cenmcc.simulation import KRatio, ParallelError, Simulation, pairs, run
-from cenmcc.simulation.engine import _jackknife_groups, jackknife
+from cenmcc.simulation.engine import _jackknife_groups
+from cenmcc.simulation.jackknife import jackknife
 from cenmcc.simulation.streaming import Moments
 from cenmcc.simulation.studies import fit_k, intervals
 
