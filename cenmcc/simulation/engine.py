@@ -24,7 +24,7 @@ import numpy as np
 import cenmcc
 from cenmcc.ties import VALUE_BOUNDS
 
-from . import agreement, resources
+from . import agreement
 from .chunks import measure_batch, merger, study_call
 from .jackknife import jackknife
 from .measures import undefined_rule
@@ -95,12 +95,12 @@ def run(
     cenmcc.simulation.resources.ResourceError
         Before any work, if the run would not fit this machine: too many chunks, its values
         beyond the temporary directory's free space, or its memory estimate beyond the memory
-        available (:func:`cenmcc.simulation.resources.require_simulation`).
+        available (:meth:`Simulation.require_resources`).
     cenmcc.simulation.parallel.ParallelError
         If a chunk fails (the message names it: a bad generator output, a measure returning
         bad values, a study failing) or a worker dies.
     """
-    resources.require_simulation(sim, jobs=jobs, scheduler=scheduler)
+    sim.require_resources(jobs=jobs, scheduler=scheduler)
     meter = CpuMeter()
     parallel = {
         "jobs": jobs,

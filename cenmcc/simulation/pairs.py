@@ -50,7 +50,7 @@ from cenmcc.comparison import _dense_ranks as tie_group_ranks
 from cenmcc.ties import undecided
 
 from .parallel import map_tasks
-from .resources import PAIR_COUNT_BYTES, available_bytes
+from .resources import available_bytes
 
 #: The column that groups the matrices (their number of classes).
 GROUP = "K"
@@ -60,6 +60,20 @@ BLOCK_ROWS = 2**22
 
 #: From this many matrices a pair's counts are split into several tasks (:func:`splits`).
 SPLIT_FROM = 1_000_000
+
+#: Peak working memory a matrix takes in a worker that ranks a column (the values, their
+#: order, the ranks) or counts a pair (two rank arrays, the sort keys, the Fenwick tree's
+#: arrays): measured at 2·10⁷, 34 bytes to rank and 35 to 44 to count (about 48 where the
+#: first column ties, with the sort keys), rounded up.
+PAIR_COUNT_BYTES = 56
+
+#: Bytes a :class:`ColumnStore` of a run holds on disk per matrix (fewer than 2**31 matrices):
+#: K (int16), then per measure its value (float64) and, once counted, its ranks overall (int32,
+#: with their rows, int32, where they are split into bands), within its K (int32) and, for a
+#: tolerance, its chained groups (int32). Measured unsplit, with the order by K (int32) that
+#: the store then held too and no tolerance: 38 bytes a matrix for 2 measures, 134 for 8.
+STORE_BYTES = 2
+STORE_BYTES_PER_MEASURE = 8 + 4 + 4 + 4 + 4
 
 
 #: A store's own temporary directory: ``<TMPDIR>/cenmcc-columns-<pid>-<unique>``.
@@ -158,6 +172,12 @@ class ColumnStore:
         self.bounds: dict | None = None  # each K's rows in the order by K, once computed
         #: column -> neighbours of its overall ranks too close to be ordered for sure
         self.undecided: dict[str, int] = {}
+
+    @staticmethod
+    def disk_bytes(n: int, columns: int) -> int:
+        """Bytes a run's store of ``n`` matrices holds on disk, with ``columns`` values a matrix
+        besides K (:data:`STORE_BYTES`, :data:`STORE_BYTES_PER_MEASURE`)."""
+        return n * (STORE_BYTES + STORE_BYTES_PER_MEASURE * columns)
 
     def path(self, name: str) -> Path:
         return self.directory / f"{name}.npy"
@@ -423,9 +443,8 @@ def splits(n: int, items: int, jobs: int, scheduler: str | None = None) -> int:
     machine's cores for a ``scheduler``'s cluster) and to share the tasks out evenly
     (:func:`_even_split`), one under :data:`SPLIT_FROM` matrices; on this machine, no more
     than make the tasks that run at once fit in the memory available now, at
-    :data:`~cenmcc.simulation.resources.PAIR_COUNT_BYTES` a matrix each (so that a run never
-    needs more than the unsplit counts did). The counts are exact integers, the same for any
-    split.
+    :data:`PAIR_COUNT_BYTES` a matrix each (so that a run never needs more than the unsplit
+    counts did). The counts are exact integers, the same for any split.
     """
     workers = (os.cpu_count() or 1) if jobs < 0 or scheduler else jobs
     if n < SPLIT_FROM or workers == 1 or items < 1:

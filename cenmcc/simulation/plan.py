@@ -4,12 +4,15 @@ A :class:`Simulation` names a generator, how many matrices to draw, the measures
 studies. Its run draws ``chunk_size`` matrices per chunk (:class:`Chunk`), chunk j from child j
 of ``numpy.random.SeedSequence(seed)``, and hands the workers batches of consecutive chunks
 (:class:`Batch`, :data:`MAX_TASKS` at most), which depend on the number of chunks only, never
-on the workers. Ties follow :attr:`Simulation.ties` (:data:`TIE_RULES`).
+on the workers. Ties follow :attr:`Simulation.ties` (:data:`TIE_RULES`). A simulation reports
+the memory and disk its run needs (:meth:`Simulation.footprint`, from each part's own figure)
+and refuses a run that would not fit (:meth:`Simulation.require_resources`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -21,8 +24,9 @@ from cenmcc.ties import METRICS as EXACT_METRICS
 
 from . import agreement
 from .measures import resolve
-from .pairs import GROUP
+from .pairs import GROUP, PAIR_COUNT_BYTES, ColumnStore
 from .parallel import chunk_sizes, spawn_seeds
+from .resources import ResourceError, gib, number, require_disk, require_memory
 from .studies import check_study
 
 #: Groups of whole chunks of the jackknife (fewer when a run has fewer tasks).
@@ -32,6 +36,20 @@ JACKKNIFE_GROUPS = 100
 #: merged in its worker, so the main process receives and merges a few hundred states
 #: whatever n (the batches depend on the number of chunks only, never on the workers).
 MAX_TASKS = 256
+
+#: Memory the plan of a run takes in the main process per chunk (its ``Chunk``, the chunk's
+#: two ``SeedSequence`` objects, its place in a batch), held until the run ends: measured with
+#: tracemalloc at 2·10⁵ and 10⁶ chunks, 864 to 892 bytes a chunk, rounded up (and 32 to 57 µs
+#: a chunk to make, on two cores under a load of 5; 17 µs unloaded).
+PLAN_BYTES_PER_CHUNK = 1024
+
+#: Most chunks a run may be cut into: the plan of more takes over 10 GB and minutes before any
+#: matrix is drawn (:data:`PLAN_BYTES_PER_CHUNK`).
+MAX_CHUNKS = 10**7
+
+#: Numbers of classes assumed of a generator that does not say (it has no ``k_range``):
+#: K = 2 to 50. Statistics kept per K (moments, a bootstrap) grow with their number.
+DIMENSIONS = 49
 
 #: Default relative tolerance of the tolerance rule (:attr:`Simulation.tie_rtol`), about 90
 #: units of roundoff (2⁻⁵³): above the rounding by which one value computed along two paths
@@ -247,6 +265,127 @@ class Simulation:
         """Groups of tasks of the jackknife, at most :data:`JACKKNIFE_GROUPS`."""
         return min(self.n_tasks, JACKKNIFE_GROUPS)
 
+    @property
+    def dimensions(self) -> int:
+        """How many numbers of classes the run's matrices may have, at most.
+
+        The generator's ``k_range`` says (both ends included); a generator without one is
+        assumed to give :data:`DIMENSIONS`. Never more than the run's matrices.
+        """
+        k_range = getattr(self.generator, "k_range", None)
+        count = k_range[1] - k_range[0] + 1 if k_range is not None else DIMENSIONS
+        return max(1, min(count, self.n_matrices))
+
+    @property
+    def _pair_columns(self) -> int:
+        """The per-matrix values its studies add for their own pair counts (``pair_columns``)."""
+        return sum(getattr(study, "pair_columns", 0) for study in self.studies)
+
+    @property
+    def disk_bytes(self) -> int:
+        """Bytes of the run's per-matrix values on disk (:meth:`ColumnStore.disk_bytes`): K and
+        each measure, and the values its studies add for their own pair counts."""
+        return ColumnStore.disk_bytes(
+            self.n_matrices, len(self.resolved_measures) + self._pair_columns
+        )
+
+    def footprint(
+        self, *, jobs: int = -1, scheduler: str | None = None, table: bool | None = None
+    ) -> list[Part]:
+        """The parts of the run's peak memory here, in bytes.
+
+        The plan (:data:`PLAN_BYTES_PER_CHUNK` a chunk); the ``2 G + 2`` states the jackknife
+        holds at once (:func:`cenmcc.simulation.jackknife.jackknife`), each an agreement state
+        (:func:`cenmcc.simulation.agreement.state_bytes`) and each study's (its ``footprint``),
+        and a study's working memory in each worker; the pair counts, at most
+        :data:`~cenmcc.simulation.pairs.PAIR_COUNT_BYTES` a matrix per task of one phase, one
+        task per core (or ``jobs``); with ``table`` (by default :attr:`keep_table`), every
+        value (:attr:`disk_bytes`).
+        """
+        cores = (os.cpu_count() or 1) if jobs < 0 else jobs
+        ranked = {name for pair in self.resolved_pairs for name in pair}
+        # the most tasks of one phase at once
+        phase = max(2 * len(ranked), 2 * len(self.resolved_pairs), self._pair_columns)
+        workers = 0 if scheduler else min(cores, self.n_tasks)
+        held = 2 * self.jackknife_groups + 2
+        kept = self.keep_table if table is None else table
+        parts = [
+            Part(self.n_chunks * PLAN_BYTES_PER_CHUNK, "the plan of its chunks", "chunk_size"),
+            Part(
+                held * agreement.state_bytes(self),
+                f"{held} agreement states held by the jackknife",
+                "chunk_size",
+            ),
+            Part(
+                self.n_matrices * PAIR_COUNT_BYTES * (0 if scheduler else min(phase, cores)),
+                "counting the pairs",
+                "n_matrices",
+            ),
+            Part(self.disk_bytes if kept else 0, "the table", "n_matrices"),
+        ]
+        for study in self.studies:
+            footprint = getattr(study, "footprint", None)
+            if footprint is not None:
+                state, reduce, setting = footprint(self)
+                parts.append(
+                    Part(
+                        held * state + workers * reduce,
+                        f"the states of study {study.name!r} ({held} held at once by the "
+                        f"jackknife, and a chunk's in each of {workers} workers)",
+                        setting,
+                    )
+                )
+        return parts
+
+    def require_resources(
+        self,
+        *,
+        what: str | None = None,
+        jobs: int = -1,
+        scheduler: str | None = None,
+        table: bool | None = None,
+    ) -> None:
+        """Refuse, before any work, a run that would not fit here.
+
+        In this order: its values beyond the temporary directory's free space
+        (:attr:`disk_bytes`), more than :data:`MAX_CHUNKS` chunks, then the sum of its
+        :meth:`footprint` beyond the memory available. On a remote dask ``scheduler`` the
+        workers' parts are not counted here.
+
+        Parameters
+        ----------
+        what : str, optional
+            What asks for the run, for the message (``"--n 2,000,000"``).
+        jobs : int
+            Workers on this machine; -1 for one per core.
+        scheduler : str, optional
+            A remote dask scheduler.
+        table : bool, optional
+            The caller also keeps every value in memory; by default :attr:`keep_table`.
+
+        Raises
+        ------
+        cenmcc.simulation.resources.ResourceError
+            A ValueError naming the sizes, the largest part and the setting to change.
+        """
+        what = what or f"a run of {number(self.n_matrices)} matrices"
+        require_disk(self.disk_bytes, what)
+        if self.n_chunks > MAX_CHUNKS:
+            raise ResourceError(
+                f"{what} in chunks of {number(self.chunk_size)} makes {number(self.n_chunks)} "
+                f"chunks, more than the {number(MAX_CHUNKS)} a run may plan: raise chunk_size",
+                "chunk_size",
+            )
+        parts = self.footprint(jobs=jobs, scheduler=scheduler, table=table)
+        largest = max(parts)
+        require_memory(
+            sum(p.nbytes for p in parts),
+            what,
+            f", {gib(largest.nbytes)} of it for {largest.what}: "
+            f"{'raise' if largest.setting == 'chunk_size' else 'lower'} {largest.setting}",
+            largest.setting,
+        )
+
     def batches(self) -> list[Batch]:
         """The tasks of a run: consecutive chunks, at most :data:`MAX_TASKS` batches of them."""
         chunks, per = self.chunks(), self._per_task
@@ -294,3 +433,11 @@ class Batch(NamedTuple):
     @property
     def size(self) -> int:
         return sum(c.size for c in self.chunks)
+
+
+class Part(NamedTuple):
+    """One part of a run's memory (:meth:`Simulation.footprint`)."""
+
+    nbytes: int
+    what: str
+    setting: str

@@ -19,9 +19,8 @@ A study adds its own statistics to a simulation through a small protocol. It is 
   per-matrix values;
 - optionally ``pair_columns`` (int): how many such per-matrix values its summary counts, each
   in one pair (0 if absent), and ``footprint(simulation)``: the memory of one of its states
-  and of a worker reducing a chunk (:class:`cenmcc.simulation.resources.Footprint`), for the
-  run's footprint, checked before any work
-  (:func:`cenmcc.simulation.resources.require_simulation`);
+  and of a worker reducing a chunk (:class:`Footprint`), for the run's footprint
+  (:meth:`cenmcc.simulation.Simulation.footprint`), checked before any work;
 - optionally ``added_columns`` (tuple of str): the names it gives those values, which a
   :class:`~cenmcc.simulation.Simulation` refuses to share with a measure or ``"K"``.
 
@@ -42,8 +41,7 @@ import numpy as np
 
 import cenmcc
 
-from .agreement import pair_count_statistics
-from .resources import Footprint, dimensions, moments_bytes
+from .agreement import moments_bytes, pair_count_statistics
 from .streaming import (
     Histogram2D,
     KeyedMoments,
@@ -82,6 +80,15 @@ class ChunkData(NamedTuple):
     columns: dict
     rng: np.random.Generator
     replicate: bool
+
+
+class Footprint(NamedTuple):
+    """A study's memory in a run, in bytes: one of its states (the main process holds many, the
+    jackknife's), a worker's while it reduces a chunk, and the setting that lowers them."""
+
+    state: int
+    reduce: int
+    setting: str
 
 
 class Study(Protocol):
@@ -230,7 +237,7 @@ class KRatio:
         number of classes, the histogram, the moments), and of a worker reducing a chunk: the
         Poisson weights of its blocks (drawn as int64, kept as float64) and four bootstraps
         (the chunk's, its transposed copy, the batch's merged state and their merge)."""
-        keys = dimensions(simulation)
+        keys = simulation.dimensions
         per_chunk = min(keys, simulation.chunk_size)
         state = (
             self.n_resamples * keys * BOOTSTRAP_BYTES

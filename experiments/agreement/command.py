@@ -7,7 +7,7 @@ import time
 
 from cenmcc.commands.arguments import parallel_options, positive_int
 from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
-from cenmcc.simulation import Result, resources
+from cenmcc.simulation import Result
 from cenmcc.simulation.resources import number
 
 from ..registry import Computed
@@ -54,8 +54,8 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     except (ValueError, TypeError) as err:
         parser.error(f"argument --n/--chunk-size: {err}")
     try:  # the three simulations run one after the other, each of --n matrices
-        resources.require_simulation(
-            sim, what=f"--n {number(args.n)}", jobs=args.jobs, scheduler=args.scheduler
+        sim.require_resources(
+            what=f"--n {number(args.n)}", jobs=args.jobs, scheduler=args.scheduler
         )
     except ValueError as err:
         parser.error(f"argument --n: {err}")

@@ -13,7 +13,6 @@ from cenmcc.commands.files import (
     write_atomic,
     write_table,
 )
-from cenmcc.simulation import resources
 from cenmcc.simulation.resources import number
 
 from .. import random_matrices
@@ -109,8 +108,7 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
             f"matrices, for the batch standard errors and the refitted k), got {number(args.n)}"
         )
     try:
-        resources.require_simulation(
-            random_matrices.Config(n_matrices=args.n).simulation(),
+        random_matrices.Config(n_matrices=args.n).simulation().require_resources(
             what=f"--n {number(args.n)}",
             jobs=args.jobs,
             scheduler=args.scheduler,

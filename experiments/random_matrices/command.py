@@ -9,7 +9,7 @@ import numpy as np
 
 from cenmcc.commands.arguments import parallel_options, positive_int
 from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
-from cenmcc.simulation import Result, resources
+from cenmcc.simulation import Result
 from cenmcc.simulation.resources import number
 
 from ..registry import Computed
@@ -50,8 +50,7 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     except (ValueError, TypeError) as err:
         parser.error(f"argument --n/--resamples/--chunk-size: {err}")
     try:
-        resources.require_simulation(
-            config.simulation(),
+        config.simulation().require_resources(
             what=f"--n {number(args.n)}",
             jobs=args.jobs,
             scheduler=args.scheduler,

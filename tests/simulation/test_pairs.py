@@ -15,8 +15,7 @@ import cenmcc
 from cenmcc import _ranking
 from cenmcc.commands import staging
 from cenmcc.simulation import pairs
-from cenmcc.simulation.pairs import ColumnStore, count_pairs
-from cenmcc.simulation.resources import PAIR_COUNT_BYTES
+from cenmcc.simulation.pairs import PAIR_COUNT_BYTES, ColumnStore, count_pairs
 
 
 @pytest.fixture

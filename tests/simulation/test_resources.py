@@ -16,14 +16,14 @@ def test_a_simulations_footprint_counts_its_measures_pairs_and_study_columns(mon
     from cenmcc.simulation import KRatio, Simulation
 
     def counting(sim, **kwargs):
-        parts = resources.simulation_memory(sim, **kwargs)
+        parts = sim.footprint(**kwargs)
         return next(p.nbytes for p in parts if p.what == "counting the pairs")
 
     sim = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"), studies=(KRatio(),))
     # K (2 bytes), then cen, mcc, tmcc and the study's two k·CEN (24 each:
     # the value, its ranks overall with their rows, within K, and its tolerance's groups);
     # pair-count tasks, two at once on two workers.
-    assert resources.store_bytes(sim) == 1000 * (2 + 24 * 5)
+    assert sim.disk_bytes == 1000 * (2 + 24 * 5)
     assert counting(sim, jobs=2) == 1000 * 56 * 2
     # One pair: its two columns ranked overall and within K are four tasks, all at once on four.
     one_pair = Simulation(lambda rng, size: None, 1000, measures=("cen", "mcc"))
@@ -31,7 +31,7 @@ def test_a_simulations_footprint_counts_its_measures_pairs_and_study_columns(mon
     # split further only as far as memory then holds
     assert counting(one_pair, jobs=8) == 1000 * 56 * 4
     # the pairs are counted on the cluster, and the chunks reduced there
-    on_cluster = resources.simulation_memory(sim, scheduler="tcp://elsewhere:8786")
+    on_cluster = sim.footprint(scheduler="tcp://elsewhere:8786")
     assert counting(sim, scheduler="tcp://elsewhere:8786") == 0
     held = 2 * sim.jackknife_groups + 2
     assert max(on_cluster).nbytes == held * KRatio().footprint(sim).state
@@ -49,7 +49,7 @@ def test_the_bootstrap_states_grow_with_the_resamples_and_the_groups():
             studies=(KRatio(n_resamples=resamples),),
             chunk_size=chunk_size,
         )
-        return resources.simulation_memory(sim, jobs=2)[-1].nbytes
+        return sim.footprint(jobs=2)[-1].nbytes
 
     per_resample = study_bytes(200_000, 20_000, 2_000) - study_bytes(200_000, 10_000, 2_000)
     # 100 groups of one chunk: 202 states, and a chunk's in each of two workers

@@ -756,10 +756,11 @@ def test_run_refuses_a_plan_of_absurdly_many_chunks(monkeypatch):
 
 def test_the_plan_counts_in_the_memory_a_run_needs(monkeypatch):
     from cenmcc.simulation import resources
+    from cenmcc.simulation.plan import PLAN_BYTES_PER_CHUNK
 
     sim = Simulation(_never_called, 10**6, chunk_size=1)  # a million chunks: about 1 GB of plan
-    plan = resources.simulation_memory(sim, jobs=1)[0]
-    assert plan.nbytes == 10**6 * resources.PLAN_BYTES_PER_CHUNK
+    plan = sim.footprint(jobs=1)[0]
+    assert plan.nbytes == 10**6 * PLAN_BYTES_PER_CHUNK
     monkeypatch.setattr(resources, "available_bytes", lambda: 2**29)
     monkeypatch.setattr(Simulation, "chunks", lambda self: pytest.fail("the run was planned"))
     with pytest.raises(resources.ResourceError, match="for the plan of its chunks: raise chunk"):
