@@ -134,3 +134,9 @@ def test_the_engine_imports_only_the_commands_it_stands_on():
     engine = {m for m in edges if m.startswith(above) and m != "cenmcc.simulation.__main__"}
     used = {m for name in engine for m in edges[name] if m.startswith("cenmcc.commands")}
     assert used == below
+
+
+def test_the_resources_know_only_the_machine():
+    """Each part of a simulation reports its own footprint; ``resources`` imports none of them."""
+    edges = graph()
+    assert not {m for m in edges["cenmcc.simulation.resources"] if m.startswith("cenmcc")}
