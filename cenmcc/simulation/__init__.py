@@ -24,7 +24,7 @@ The modules, in the order the data flows through them:
 - :mod:`~cenmcc.simulation.parallel`: tasks in parallel on joblib's backends or dask;
 - :mod:`~cenmcc.simulation.cluster`: tasks on a dask.distributed cluster;
 - :mod:`~cenmcc.simulation.tasks`: one task where it runs, its errors, the orphan watchdog;
-- :mod:`~cenmcc.simulation.resources`: a run refused before any work if it would not fit.
+- :mod:`~cenmcc.simulation.resources`: this machine's memory and disk, what would not fit them.
 
 Saving (:meth:`Result.save`) stages its files through :mod:`cenmcc.commands` (atomic writes,
 whole-directory swaps, signals held over them), which also holds ``python -m

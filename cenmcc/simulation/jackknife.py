@@ -70,6 +70,7 @@ def _root_sum_squares(dev: np.ndarray, factor: float) -> float:
 
 
 def flatten(tree: dict, path: tuple = ()) -> dict:
+    """The leaves of a nested dict as floats, each keyed by its path of keys."""
     out = {}
     for key, value in tree.items():
         if isinstance(value, dict):
