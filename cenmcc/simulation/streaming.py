@@ -33,7 +33,7 @@ data streams. Technical report, Google.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Generic, TypeVar
 
@@ -190,14 +190,9 @@ class KeyedMoments:
     moments: Moments
 
     @classmethod
-    def of(cls, key: int, x) -> KeyedMoments:
-        """The moments of the rows ``x`` (shape ``(n, d)``), all of one key."""
-        return cls.of_parts([key], [Moments.of(x)])
-
-    @classmethod
     def of_parts(cls, keys, parts: list[Moments]) -> KeyedMoments:
         """One set of moments per key: ``parts[i]`` of ``keys[i]``, the keys distinct and
-        increasing. The same bits as merging each key's :meth:`of` in turn: a merge of
+        increasing. The same bits as merging the keys' moments one key at a time: a merge of
         disjoint keys only places each side's moments."""
         return cls(
             np.asarray(keys, dtype=np.int64).reshape(-1),
@@ -261,14 +256,6 @@ def key_groups(key) -> list[tuple[int, slice | np.ndarray]]:
         for a, b in itertools.pairwise(edges)
         if b > a
     ]
-
-
-def merge_keyed(a: dict, b: dict) -> dict:
-    """``a`` and ``b`` merged key by key with each value's ``merge``; keys of one side kept."""
-    out = dict(a)
-    for key, value in b.items():
-        out[key] = out[key].merge(value) if key in out else value
-    return dict(sorted(out.items()))
 
 
 @dataclass(frozen=True)
@@ -491,14 +478,3 @@ class OrderedReducer(Generic[T]):
         for _, left in reversed(self._stack[:-1]):
             total = self.merge(left, total)
         return total
-
-
-def combine(parts: Iterable[T], merge: Callable[[T, T], T] | None = None) -> T:
-    """Merge ``parts`` left to right (the caller's order) with ``merge`` (each part's own)."""
-    parts = list(parts)
-    if not parts:
-        raise ValueError("nothing to combine")
-    total = parts[0]
-    for part in parts[1:]:
-        total = merge(total, part) if merge is not None else total.merge(part)
-    return total

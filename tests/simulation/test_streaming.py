@@ -19,6 +19,11 @@ from cenmcc.simulation.streaming import (
 )
 
 
+def keyed(key: int, x: np.ndarray) -> KeyedMoments:
+    """The moments of the rows ``x``, all of one key."""
+    return KeyedMoments.of_parts([key], [Moments.of(x)])
+
+
 def split(x: np.ndarray, rng: np.random.Generator, parts: int) -> list[np.ndarray]:
     cuts = np.sort(rng.choice(np.arange(1, len(x)), size=parts - 1, replace=False))
     return np.split(x, cuts)
@@ -205,8 +210,8 @@ def test_merging_with_no_rows_changes_nothing():
 def test_keyed_moments_merge_key_by_key():
     rng = np.random.default_rng(8)
     x = {3: rng.normal(size=(40, 2)), 4: rng.normal(size=(25, 2)), 5: rng.normal(size=(10, 2))}
-    a = KeyedMoments.of(3, x[3][:20]).merge(KeyedMoments.of(4, x[4]))
-    b = KeyedMoments.of(5, x[5]).merge(KeyedMoments.of(3, x[3][20:]))
+    a = keyed(3, x[3][:20]).merge(keyed(4, x[4]))
+    b = keyed(5, x[5]).merge(keyed(3, x[3][20:]))
     merged = a.merge(b)
     assert merged.keys.tolist() == [3, 4, 5]
     for i, k in enumerate((3, 4, 5)):
@@ -226,9 +231,9 @@ def test_moments_by_key_are_the_merged_moments_of_each_key_bit_for_bit(shuffled)
     groups = key_groups(key)
     assert [k for k, _ in groups] == [3, 4, 7, 30]
     by_key = KeyedMoments.by_key(groups, x)
-    merged = KeyedMoments.of(3, x[key == 3])
+    merged = keyed(3, x[key == 3])
     for k in (4, 7, 30):
-        merged = merged.merge(KeyedMoments.of(k, x[key == k]))
+        merged = merged.merge(keyed(k, x[key == k]))
     assert by_key.keys.tolist() == merged.keys.tolist()
     for name in ("n", "mean", "comoment", "third"):
         a, b = getattr(by_key.moments, name), getattr(merged.moments, name)
