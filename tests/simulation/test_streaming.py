@@ -1,7 +1,6 @@
 """Mergeable statistics and the parallel exact pair counts, against one pass over all the data."""
 
 import itertools
-import pickle
 
 import numpy as np
 import pytest
@@ -101,28 +100,6 @@ def test_histograms_merge_exactly():
     np.testing.assert_array_equal(merged.counts, whole.counts)
     assert merged.outside == whole.outside == 3000 - whole.counts.sum()
     assert whole.outside > 0
-
-
-@pytest.mark.parametrize("fill", ["empty", "sparse", "full", "huge counts"])
-def test_a_histogram_travels_as_its_non_zero_cells_and_arrives_as_it_was(fill):
-    rng = np.random.default_rng(8)
-    counts = np.zeros((200, 200), dtype=np.int64)
-    if fill == "sparse":  # a chunk of the papers' study: about 1,500 cells of up to a few hundred
-        counts.ravel()[rng.choice(counts.size, 1500, replace=False)] = rng.integers(1, 400, 1500)
-    elif fill == "full":
-        counts[:] = rng.integers(1, 2**20, counts.shape)
-    elif fill == "huge counts":
-        counts[3, 5], counts[199, 199] = 2**40, 2**62
-    h = Histogram2D(counts, 17, (0.0, 1.3), (-1.0, 1.0))
-    sent = pickle.dumps(h, protocol=5)
-    back = pickle.loads(sent)
-    assert back.counts.dtype == np.int64
-    assert back.counts.shape == (200, 200)
-    np.testing.assert_array_equal(back.counts, counts)
-    assert (back.outside, back.x_range, back.y_range) == (17, (0.0, 1.3), (-1.0, 1.0))
-    if fill == "sparse":  # 1,500 indices of 2 bytes and counts of 2: 6 KB, not 320 KB dense
-        assert len(sent) < 7_000
-    assert len(sent) <= counts.nbytes + 1_000
 
 
 @pytest.mark.parametrize("bins", [1, 7, 100, 200])
