@@ -12,6 +12,7 @@ The modules, in the order the data flows through them:
 - :mod:`~cenmcc.simulation.engine`: :class:`Simulation`, :func:`run`, chunks and the jackknife;
 - :mod:`~cenmcc.simulation.measures`: a run's measures, named or a user's, checked as they run;
 - :mod:`~cenmcc.simulation.agreement`: the statistics of the measures and their pairs, per chunk;
+- :mod:`~cenmcc.simulation.within_k`: pair counts within each K, and their U-statistic SEs;
 - :mod:`~cenmcc.simulation.streaming`: mergeable statistics, and how chunks combine;
 - :mod:`~cenmcc.simulation.studies`: studies that stream like the rest (:class:`KRatio`);
 - :mod:`~cenmcc.simulation.pairs`: exact pair counts (consistency, discriminancy, τ_b) from disk;
