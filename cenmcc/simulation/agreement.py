@@ -50,7 +50,6 @@ from .within_k import (
     WithinKTerms,
     group_counts,
     object_counts,
-    pooled,
     within_group_counts,
     within_k_errors,
 )
@@ -348,7 +347,7 @@ def _replicate(
         counts = counts_from_ranks(ranks[f], ranks[g])
         stats[f, g] = {
             **pair_count_statistics(_oriented(same[f, g], counts)),
-            "within_k": pair_count_statistics(pooled(by_k[f, g].values())),
+            "within_k": pair_count_statistics(PairCounts.total(by_k[f, g].values())),
             "by_k": {k: pair_count_statistics(c) for k, c in by_k[f, g].items()},
         }
     return Replicate(K.size, n_by_k, stats, within_terms)
@@ -462,10 +461,10 @@ def summarize(sim, state: State, counted: dict) -> dict:
     for f, g in sim.resolved_pairs:
         result = counted[f, g]
         same = sim.same_direction(f, g)
-        overall = result.overall if same else result.overall.reversed()
-        by_k = {k: c if same else c.reversed() for k, c in result.by_group.items()}
+        overall = _oriented(same, result.overall)
+        by_k = {k: _oriented(same, c) for k, c in result.by_group.items()}
         se = _replicate_errors(sim, state.replicates, f, g, n_by_k)
-        within = pooled(by_k.values())
+        within = PairCounts.total(by_k.values())
         entry = {
             **_with_errors(pair_count_statistics(overall), se["overall"]),
             "pair_counts": overall._asdict(),
@@ -501,14 +500,11 @@ def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
     overall, within, by_k = {}, {}, {}
     if len(replicates) >= 2:
         sizes = np.array([r.n for r in replicates], dtype=float)
+        stats = [r.statistics[f, g] for r in replicates]
         for name in PAIR_COUNT_STATISTICS:
-            overall[name] = _scaled_sd(
-                [r.statistics[f, g][name] for r in replicates], sizes.mean(), sim.n_matrices
-            )
+            overall[name] = _scaled_sd([s[name] for s in stats], sizes.mean(), sim.n_matrices)
             within[name] = _scaled_sd(
-                [r.statistics[f, g]["within_k"][name] for r in replicates],
-                sizes.mean(),
-                sim.n_matrices,
+                [s["within_k"][name] for s in stats], sizes.mean(), sim.n_matrices
             )
         terms = [r.within_k_terms[f, g] for r in replicates if (f, g) in r.within_k_terms]
         if terms:  # strided parts of few chunks: the U-statistic variance instead

@@ -244,13 +244,9 @@ def key_groups(key) -> list[tuple[int, slice | np.ndarray]]:
     a slice where the keys are sorted (as a generator's stacks by K leave them), else the
     indices of the rows."""
     key = np.asarray(key)
-    if np.all(key[1:] >= key[:-1]):
-        order = None
-        sorted_key = key
-    else:
-        order = np.argsort(key, kind="stable")
-        sorted_key = key[order]
-    edges = [0, *(np.flatnonzero(sorted_key[1:] != sorted_key[:-1]) + 1).tolist(), key.size]
+    order = None if np.all(key[1:] >= key[:-1]) else np.argsort(key, kind="stable")
+    sorted_key = key if order is None else key[order]
+    edges = [0, *(np.flatnonzero(np.diff(sorted_key)) + 1).tolist(), key.size]
     return [
         (int(sorted_key[a]), slice(a, b) if order is None else order[a:b])
         for a, b in itertools.pairwise(edges)

@@ -2,10 +2,10 @@
 
 Within a group of equal K, every pair of measures is counted at once from the signs of the
 differences (:func:`within_group_counts`), the groups' counts added over the K
-(:func:`pooled`). A run of few chunks also counts, per matrix, its concordant, discordant and
-ordered partners of equal K (:func:`object_counts`), whose sums (:class:`WithinKTerms`) give the
-SEs of the within-K τ_b, consistency and discriminancy as U-statistics of order 2
-(:func:`within_k_errors`, Hoeffding 1948).
+(:meth:`cenmcc.PairCounts.total`). A run of few chunks also counts, per matrix, its
+concordant, discordant and ordered partners of equal K (:func:`object_counts`), whose sums
+(:class:`WithinKTerms`) give the SEs of the within-K τ_b, consistency and discriminancy as
+U-statistics of order 2 (:func:`within_k_errors`, Hoeffding 1948).
 
 References
 ----------
@@ -48,12 +48,6 @@ class WithinKTerms:
     m: int
     total: np.ndarray
     products: np.ndarray
-
-
-def pooled(counts) -> PairCounts:
-    """The pair counts of several groups added: the pairs of objects of equal K (within K)."""
-    columns = list(zip(*counts, strict=True)) or [()] * len(PairCounts._fields)
-    return PairCounts(*(sum(column) for column in columns))
 
 
 #: Largest number of (ordered pair of objects) x (measure) cells :func:`within_group_counts`
@@ -174,25 +168,31 @@ def group_counts(objects: np.ndarray) -> PairCounts:
 
 
 def _object_counts(rf: np.ndarray, rg: np.ndarray) -> np.ndarray:
+    """:func:`object_counts` of one pair of measures, pair by pair (see its Notes)."""
     rf, rg = np.asarray(rf, dtype=np.int64), np.asarray(rg, dtype=np.int64)
     m = rf.size
     if m == 0:
         return np.zeros((0, 4), np.int64)
-    tf, tg = np.bincount(rf)[rf], np.bincount(rg)[rg]  # equal in f (itself included), in g
-    below_f = (np.cumsum(np.bincount(rf)) - np.bincount(rf))[rf]  # #(f<)
-    below_g = (np.cumsum(np.bincount(rg)) - np.bincount(rg))[rg]  # #(g<)
+    tf, below_f = _equal_and_below(rf)  # #(f=) (itself included), #(f<)
+    tg, below_g = _equal_and_below(rg)
     width = int(max(rf.max(), rg.max())) + 1
-    by_f, by_g = np.sort(rf * width + rg), np.sort(rg * width + rf)
-    both = np.searchsorted(by_f, rf * width + rg, "right") - np.searchsorted(
-        by_f, rf * width + rg, "left"
-    )  # equal in both (itself included)
-    f_equal_g_below = np.searchsorted(by_f, rf * width + rg) - np.searchsorted(by_f, rf * width)
-    g_equal_f_below = np.searchsorted(by_g, rg * width + rf) - np.searchsorted(by_g, rg * width)
+    key_f, key_g = rf * width + rg, rg * width + rf  # ordered by (f, g) and by (g, f)
+    by_f, by_g = np.sort(key_f), np.sort(key_g)
+    first = np.searchsorted(by_f, key_f)
+    both = np.searchsorted(by_f, key_f, "right") - first  # equal in both (itself included)
+    f_equal_g_below = first - np.searchsorted(by_f, rf * width)
+    g_equal_f_below = np.searchsorted(by_g, key_g) - np.searchsorted(by_g, rg * width)
     ll = _dominated(rf, rg)  # #(f<, g<)
     lg = below_f - ll - g_equal_f_below  # #(f<, g>)
     gl = below_g - ll - f_equal_g_below  # #(f>, g<)
     gg = (m - below_g - tg) - lg - (tf - f_equal_g_below - both)  # #(g>) - #(f<, g>) - #(f=, g>)
     return np.stack([ll + gg, lg + gl, m - tf, m - tg], axis=1).astype(np.int64)
+
+
+def _equal_and_below(r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each object's count of objects of its rank in ``r`` (itself included) and below it."""
+    counts = np.bincount(r)
+    return counts[r], (np.cumsum(counts) - counts)[r]
 
 
 def _dominated(rf: np.ndarray, rg: np.ndarray) -> np.ndarray:
@@ -210,12 +210,11 @@ def _dominated(rf: np.ndarray, rg: np.ndarray) -> np.ndarray:
     for b in reversed(range(max(1, int(x.max()).bit_length()))):
         prefix, bit = x >> (b + 1), (x >> b) & 1
         grouped = np.argsort(prefix, kind="stable")  # each group in the order above
-        zeros = np.cumsum(bit[grouped] == 0)
-        p = prefix[grouped]
+        zero, p = bit[grouped] == 0, prefix[grouped]
         start = np.flatnonzero(np.r_[True, p[1:] != p[:-1]])
-        first = np.repeat(start, np.diff(np.r_[start, p.size]))
-        before = zeros - (bit[grouped] == 0) - (zeros[first] - (bit[grouped][first] == 0))
-        counts[grouped] += np.where(bit[grouped] == 1, before, 0)
+        before = np.cumsum(zero) - zero  # zeros before each, in the whole order
+        before -= np.repeat(before[start], np.diff(np.r_[start, p.size]))  # in its group
+        counts[grouped[~zero]] += before[~zero]
     out = np.empty_like(counts)
     out[order] = counts
     return out
