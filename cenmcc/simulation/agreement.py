@@ -169,11 +169,6 @@ class State:
         return list(self.subgroups)
 
 
-def orientation(measures) -> np.ndarray:
-    """+1 for each measure where higher is better, -1 where lower is."""
-    return np.array([1.0 if m.greater_is_better else -1.0 for m in measures])
-
-
 def defined_columns(sim) -> tuple[tuple[int, ...], ...]:
     """The columns whose moments :attr:`State.defined` keeps over the rows where they are
     defined: each measure whose undefined values are left out (``Measure.undefined`` is
@@ -287,6 +282,7 @@ def moment_subgroups(sim) -> int:
 
 
 def has_finite_bounds(measure) -> bool:
+    """Whether both of the measure's bounds are finite (a histogram's grid)."""
     return all(math.isfinite(b) for b in measure.bounds)
 
 
@@ -380,7 +376,7 @@ def statistics(sim, state: State) -> dict:
     measures = sim.resolved_measures
     names = [m.name for m in measures]
     index = {n: i for i, n in enumerate(names)}
-    sign = orientation(measures)
+    better = {m.name: m.greater_is_better for m in measures}
     keys = state.moments.keys.tolist()
     total, per_k = state.moments.total(), state.moments.moments
     mean, sd = _described(total, state.exponents)
@@ -404,13 +400,14 @@ def statistics(sim, state: State) -> dict:
     }
     for f, g in sim.resolved_pairs:
         i, j = index[f], index[g]
+        sign = 1.0 if better[f] == better[g] else -1.0
         both, every, a, b = total, per_k, i, j
         if (i, j) in state.defined:  # over the matrices where both are defined
             moments, a, b = state.defined[i, j], 0, 1
             both, every = moments.total(), moments.aligned(state.moments.keys)
-        pearson_k = _oriented_correlation(every, a, b, sign[i] * sign[j])
+        pearson_k = _oriented_correlation(every, a, b, sign)
         out["pairs"].setdefault(f, {})[g] = {
-            "pearson": _oriented_correlation(both, a, b, sign[i] * sign[j]),
+            "pearson": _oriented_correlation(both, a, b, sign),
             "by_k": {k: {"pearson": pearson_k[q]} for q, k in enumerate(keys)},
         }
     return out
