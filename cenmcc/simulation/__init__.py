@@ -14,6 +14,7 @@ The modules, in the order the data flows through them:
 - :mod:`~cenmcc.simulation.chunks`: one chunk in a worker, drawn, measured and reduced;
 - :mod:`~cenmcc.simulation.measures`: a run's measures, named or a user's, checked as they run;
 - :mod:`~cenmcc.simulation.agreement`: the statistics of the measures and their pairs, per chunk;
+- :mod:`~cenmcc.simulation.within_k`: pair counts within each K, and their U-statistic SEs;
 - :mod:`~cenmcc.simulation.streaming`: mergeable statistics, and how chunks combine;
 - :mod:`~cenmcc.simulation.studies`: studies that stream like the rest (:class:`KRatio`);
 - :mod:`~cenmcc.simulation.jackknife`: the standard errors of the merged statistics;

@@ -29,7 +29,8 @@ matrix, come from the spread of the same statistics over the first :data:`REPLIC
 Schmeiser 1982; they are U-statistics, whose SD falls as 1/√n). A run of fewer whole chunks
 than that cuts them into strided parts (:func:`replicate_splits`); there the within-K
 statistics' SEs come from each matrix's within-K pair counts in the parts, the U-statistic
-variance (:func:`within_k_errors`, Hoeffding 1948), which does not depend on the parts' size.
+variance (:func:`~cenmcc.simulation.within_k.within_k_errors`, Hoeffding 1948), which does not
+depend on the parts' size.
 """
 
 from __future__ import annotations
@@ -44,12 +45,17 @@ from cenmcc.comparison import PairCounts, counts_from_ranks
 from cenmcc.comparison import _dense_ranks as tie_group_ranks
 
 from .streaming import Histogram2D, KeyedMoments, Moments, add_by_key, key_groups
+from .within_k import (
+    PAIR_COUNT_STATISTICS,
+    WithinKTerms,
+    group_counts,
+    object_counts,
+    within_group_counts,
+    within_k_errors,
+)
 
 #: Chunks whose own pair statistics are counted as replicates for the standard errors.
 REPLICATES = 64
-
-#: The statistics of a pair of measures that come from pair counts.
-PAIR_COUNT_STATISTICS = ("kendall_tau_b", "consistency", "discriminancy")
 
 
 @dataclass(frozen=True)
@@ -83,30 +89,6 @@ class Replicate:
     n_by_k: dict
     statistics: dict
     within_k_terms: dict = dataclasses.field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class WithinKTerms:
-    """Sums over the m matrices of a replicate of each matrix's within-K pair counts.
-
-    Matrix i's counts ``v_i = (c_i, d_i, F_i, G_i)`` are of the other matrices of its K (in
-    the replicate) that are concordant with it, discordant, that f orders against it, and that
-    g orders against it (oriented as the pair's statistics). Exact integers, so that their
-    sums over the replicates have the same bits in any order.
-
-    Attributes
-    ----------
-    m : int
-        Matrices counted (those where both measures are defined).
-    total : ndarray of int64, shape (4,)
-        ``sum_i v_i``.
-    products : ndarray of int64, shape (4, 4)
-        ``sum_i v_i v_iᵀ``.
-    """
-
-    m: int
-    total: np.ndarray
-    products: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -185,11 +167,6 @@ class State:
     def subgroup_states(self) -> list[State]:
         """The states of :attr:`subgroups` (moments only), for the jackknife."""
         return list(self.subgroups)
-
-
-def orientation(measures) -> np.ndarray:
-    """+1 for each measure where higher is better, -1 where lower is."""
-    return np.array([1.0 if m.greater_is_better else -1.0 for m in measures])
 
 
 def defined_columns(sim) -> tuple[tuple[int, ...], ...]:
@@ -305,6 +282,7 @@ def moment_subgroups(sim) -> int:
 
 
 def has_finite_bounds(measure) -> bool:
+    """Whether both of the measure's bounds are finite (a histogram's grid)."""
     return all(math.isfinite(b) for b in measure.bounds)
 
 
@@ -365,260 +343,10 @@ def _replicate(
         counts = counts_from_ranks(ranks[f], ranks[g])
         stats[f, g] = {
             **pair_count_statistics(_oriented(same[f, g], counts)),
-            "within_k": pair_count_statistics(pooled(by_k[f, g].values())),
+            "within_k": pair_count_statistics(PairCounts.total(by_k[f, g].values())),
             "by_k": {k: pair_count_statistics(c) for k, c in by_k[f, g].items()},
         }
     return Replicate(K.size, n_by_k, stats, within_terms)
-
-
-def object_counts(ranks: np.ndarray, pairs, index: dict) -> dict:
-    """Each object's pair counts against the others, for every pair of measures.
-
-    Parameters
-    ----------
-    ranks : ndarray of int, shape (q, m)
-        Row i: the dense ranks of measure i on m objects (integers from 0, ties equal).
-    pairs : sequence of (str, str)
-    index : dict of str to int
-        The row of each measure.
-
-    Returns
-    -------
-    dict of (str, str) to ndarray of int64, shape (m, 4)
-        Row i: the objects j concordant with object i, discordant with it (raw, not oriented),
-        that f orders against it (``r_f[j] != r_f[i]``) and that g orders against it. Summed
-        over i, each is twice the group's count (every pair is seen from both ends).
-
-    Notes
-    -----
-    A group of at most :data:`SIGN_CELLS` (pair of measures) x (ordered pair of objects)
-    cells is counted for every pair of measures at once, from the signs of the differences
-    (as :func:`within_group_counts`). A larger one is counted pair by pair, exactly, in
-    O(m log² m) time and O(m) memory: with ``#(f<, g<)`` each object's count of objects below
-    it in both (:func:`_dominated`), every other cell of the 3 × 3 table of the signs of
-    ``(r_f[j] - r_f[i], r_g[j] - r_g[i])`` follows from the counts below and equal in one
-    measure (cumulative counts of the ranks) and equal in one and below in the other (sorted
-    keys). The groups of a run's strided parts are small: in ``python -m experiments
-    agreement`` (about 20 objects a group, 277,760 groups and pairs) counted pair by pair
-    took the experiment from 26 s to 102 s of computation; with the signs it takes 23 s.
-    """
-    m = ranks.shape[1]
-    if not pairs or len(pairs) * m * m > SIGN_CELLS:
-        return {(f, g): _object_counts(ranks[index[f]], ranks[index[g]]) for f, g in pairs}
-    signs = np.sign(ranks[:, :, None] - ranks[:, None, :]).astype(np.int8)  # (q, m, m)
-    f_rows = signs[[index[f] for f, _ in pairs]]
-    g_rows = signs[[index[g] for _, g in pairs]]
-    product = f_rows * g_rows  # (pairs, m, m): 1 concordant, -1 discordant, 0 a tie
-    counts = np.stack(
-        [
-            np.count_nonzero(product > 0, axis=-1),
-            np.count_nonzero(product < 0, axis=-1),
-            np.count_nonzero(f_rows, axis=-1),
-            np.count_nonzero(g_rows, axis=-1),
-        ],
-        axis=-1,
-    ).astype(np.int64)
-    return dict(zip(pairs, counts, strict=True))
-
-
-def group_counts(objects: np.ndarray) -> PairCounts:
-    """The raw pair counts of a group from its objects' counts (:func:`object_counts`): each
-    unordered pair is seen from both of its objects, so each column sums to twice its count."""
-    return _from_ordered(len(objects), *(int(total) // 2 for total in objects.sum(axis=0)))
-
-
-def _object_counts(rf: np.ndarray, rg: np.ndarray) -> np.ndarray:
-    rf, rg = np.asarray(rf, dtype=np.int64), np.asarray(rg, dtype=np.int64)
-    m = rf.size
-    if m == 0:
-        return np.zeros((0, 4), np.int64)
-    tf, tg = np.bincount(rf)[rf], np.bincount(rg)[rg]  # equal in f (itself included), in g
-    below_f = (np.cumsum(np.bincount(rf)) - np.bincount(rf))[rf]  # #(f<)
-    below_g = (np.cumsum(np.bincount(rg)) - np.bincount(rg))[rg]  # #(g<)
-    width = int(max(rf.max(), rg.max())) + 1
-    by_f, by_g = np.sort(rf * width + rg), np.sort(rg * width + rf)
-    both = np.searchsorted(by_f, rf * width + rg, "right") - np.searchsorted(
-        by_f, rf * width + rg, "left"
-    )  # equal in both (itself included)
-    f_equal_g_below = np.searchsorted(by_f, rf * width + rg) - np.searchsorted(by_f, rf * width)
-    g_equal_f_below = np.searchsorted(by_g, rg * width + rf) - np.searchsorted(by_g, rg * width)
-    ll = _dominated(rf, rg)  # #(f<, g<)
-    lg = below_f - ll - g_equal_f_below  # #(f<, g>)
-    gl = below_g - ll - f_equal_g_below  # #(f>, g<)
-    gg = (m - below_g - tg) - lg - (tf - f_equal_g_below - both)  # #(g>) - #(f<, g>) - #(f=, g>)
-    return np.stack([ll + gg, lg + gl, m - tf, m - tg], axis=1).astype(np.int64)
-
-
-def _dominated(rf: np.ndarray, rg: np.ndarray) -> np.ndarray:
-    """Each object's count of objects below it in both f and g (non-negative integers).
-
-    In the order of increasing f, and of decreasing g among ties in f, the objects below
-    object i in both are those before it with a smaller g. Those are counted bit by bit of g
-    (the offline form of a Fenwick tree, as :func:`cenmcc.comparison._count_inversions`):
-    an object j < i with ``g_j < g_i`` first differs from ``g_i`` at one bit, where ``g_j``
-    has 0 and ``g_i`` has 1 above the same higher bits.
-    """
-    order = np.lexsort((-rg, rf))
-    x = rg[order]
-    counts = np.zeros(x.size, np.int64)
-    for b in reversed(range(max(1, int(x.max()).bit_length()))):
-        prefix, bit = x >> (b + 1), (x >> b) & 1
-        grouped = np.argsort(prefix, kind="stable")  # each group in the order above
-        zeros = np.cumsum(bit[grouped] == 0)
-        p = prefix[grouped]
-        start = np.flatnonzero(np.r_[True, p[1:] != p[:-1]])
-        first = np.repeat(start, np.diff(np.r_[start, p.size]))
-        before = zeros - (bit[grouped] == 0) - (zeros[first] - (bit[grouped][first] == 0))
-        counts[grouped] += np.where(bit[grouped] == 1, before, 0)
-    out = np.empty_like(counts)
-    out[order] = counts
-    return out
-
-
-def within_k_errors(terms, n: float) -> dict[str, float]:
-    """The SEs, at a run of n matrices, of a pair's within-K τ_b, consistency and
-    discriminancy from its matrices' within-K pair counts in the replicates (the U-statistic
-    variance, Hoeffding 1948).
-
-    Parameters
-    ----------
-    terms : sequence of WithinKTerms
-        Of the replicates (strided parts of chunks, each a sample of the run's design).
-    n : float
-        Matrices of the run (where both measures are defined).
-
-    Returns
-    -------
-    dict of str to float
-        NaN where a statistic is undefined (0/0) or fewer than 3 matrices were counted.
-
-    Notes
-    -----
-    Over ordered pairs (i, j) of matrices, let ``e_ij`` hold four 0/1 kernels: concordant and
-    of equal K, discordant and of equal K, of equal K and ordered by f, of equal K and ordered
-    by g. Each within-K statistic is a function ``T(μ)`` of their means μ (consistency
-    ``μ_c / (μ_c + μ_d)``, τ_b ``(μ_c - μ_d) / sqrt(μ_F μ_G)``, discriminancy
-    ``(μ_F - μ_c - μ_d) / (μ_G - μ_c - μ_d)``), which are U-statistics of order 2. By the
-    delta method its kernel is ``h_ij = wᵀ e_ij`` with ``w = ∇T(μ)``, centred (``wᵀμ = 0``:
-    T is homogeneous of degree 0), and by Hoeffding's (1948) decomposition
-
-        Var T ≈ 4 σ₁² / n,   σ₁² = E[h(X₁, X₂) h(X₁, X₃)],
-
-    estimated without bias (for fixed w) over the distinct triples of each replicate:
-    ``σ̂₁² = Σ_i (s_i² - Σ_j h_ij²) / Σ m(m-1)(m-2)`` with ``s_i = wᵀ v_i``, ``v_i = Σ_j e_ij``
-    (:class:`WithinKTerms`). As e_ij is 0/1 with ``c·d = 0`` and ``F·G = c + d``,
-    ``Σ_ij e_ij e_ijᵀ`` follows from ``Σ_i v_i``. This is the variance of Kendall's τ as a
-    U-statistic (Hoeffding 1948, Sec. 5; Kendall & Gibbons 1990, Ch. 5), for the pairs of
-    equal K. It does not depend on the size of the replicates, whereas the spread of the
-    statistics over small replicates, scaled by ``sqrt(m / n)``, carries their second-order
-    term (measured: a seed SD over mean SE of 0.66 at n = 20,000 in two chunks, 1.02 with
-    this estimator, ``validate`` over 60 seeds).
-
-    References
-    ----------
-    W. Hoeffding, "A class of statistics with asymptotically normal distribution", Ann. Math.
-    Statist. 19 (1948) 293-325.
-    """
-    m = np.array([t.m for t in terms], dtype=np.int64)
-    triples = float(np.sum(m * (m - 1) * (m - 2)))
-    nan = dict.fromkeys(PAIR_COUNT_STATISTICS, math.nan)
-    if not terms or triples <= 0 or n <= 0:
-        return nan
-    total = np.sum([t.total for t in terms], axis=0)
-    products = np.sum([t.products for t in terms], axis=0).astype(float)
-    c_sum, d_sum, f_sum, g_sum = total.tolist()
-    kernel = np.array(
-        [
-            [c_sum, 0, c_sum, c_sum],
-            [0, d_sum, d_sum, d_sum],
-            [c_sum, d_sum, f_sum, c_sum + d_sum],
-            [c_sum, d_sum, c_sum + d_sum, g_sum],
-        ],
-        dtype=float,
-    )  # sum over i, j of e_ij e_ijᵀ
-    c, d, F, G = total / float(np.sum(m * (m - 1)))
-    gradients = {}
-    if c_sum + d_sum > 0:
-        gradients["consistency"] = np.array([d, -c, 0.0, 0.0]) / (c + d) ** 2
-    if f_sum > 0 and g_sum > 0:
-        tau = (c - d) / math.sqrt(F * G)
-        root = 1 / math.sqrt(F * G)
-        gradients["kendall_tau_b"] = np.array([root, -root, -tau / (2 * F), -tau / (2 * G)])
-    P, Q = F - c - d, G - c - d
-    if g_sum - c_sum - d_sum > 0:
-        gradients["discriminancy"] = np.array([(P - Q) / Q**2, (P - Q) / Q**2, 1 / Q, -P / Q**2])
-    out = dict(nan)
-    for name, w in gradients.items():
-        sigma1 = (w @ products @ w - w @ kernel @ w) / triples
-        out[name] = math.sqrt(max(0.0, 4 * sigma1 / n))
-    return out
-
-
-def pooled(counts) -> PairCounts:
-    """The pair counts of several groups added: the pairs of objects of equal K (within K)."""
-    columns = list(zip(*counts, strict=True)) or [()] * len(PairCounts._fields)
-    return PairCounts(*(sum(column) for column in columns))
-
-
-#: Largest number of (ordered pair of objects) x (measure) cells :func:`within_group_counts`
-#: holds at once (8 bytes each); a larger group is counted pair by pair from its ranks.
-SIGN_CELLS = 4_000_000
-
-
-def within_group_counts(ranks: np.ndarray, pairs, index: dict) -> dict:
-    """Exact pair counts of every pair of measures over the same objects, all at once.
-
-    Parameters
-    ----------
-    ranks : ndarray of int, shape (q, m)
-        Row i: the dense ranks (or any exactly comparable integers) of measure i on m objects.
-    pairs : sequence of (str, str)
-    index : dict of str to int
-        The row of each measure.
-
-    Returns
-    -------
-    dict of (str, str) to PairCounts
-        Raw (not oriented): the same as :func:`cenmcc.pair_counts` of the two rows.
-
-    Notes
-    -----
-    Over the m² ordered pairs (i, j) of objects, each measure's sign of ``r_i - r_j`` is
-    coded as two 0/1 rows, G (greater) and S (smaller). A concordant pair is counted once in
-    ``G_f · G_g`` (in the order where both are greater) and a discordant one once in
-    ``G_f · S_g``, so one matrix product each gives every pair of measures: ``G Gᵀ`` and
-    ``G Sᵀ``. The diagonal of ``G Gᵀ`` is the number of pairs each measure orders, and the
-    pairs both tie follow by inclusion and exclusion. In float32 the sums are exact integers
-    while m² < 2**24. Beyond :data:`SIGN_CELLS` cells, each pair is counted from its ranks.
-    """
-    q, m = ranks.shape
-    if q * m * m > SIGN_CELLS or m * m >= 2**24:
-        return {(f, g): counts_from_ranks(ranks[index[f]], ranks[index[g]]) for f, g in pairs}
-    greater = np.empty((q, m, m), dtype=np.float32)
-    smaller = np.empty((q, m, m), dtype=np.float32)
-    np.greater(ranks[:, :, None], ranks[:, None, :], out=greater)
-    np.less(ranks[:, :, None], ranks[:, None, :], out=smaller)
-    greater, smaller = greater.reshape(q, m * m), smaller.reshape(q, m * m)
-    concordant = np.rint(greater @ greater.T).astype(np.int64)
-    discordant = np.rint(greater @ smaller.T).astype(np.int64)
-    ordered = np.diagonal(concordant)  # the pairs each measure orders
-    return {
-        (f, g): _from_ordered(
-            m,
-            int(concordant[index[f], index[g]]),
-            int(discordant[index[f], index[g]]),
-            int(ordered[index[f]]),
-            int(ordered[index[g]]),
-        )
-        for f, g in pairs
-    }
-
-
-def _from_ordered(m: int, c: int, d: int, f: int, g: int) -> PairCounts:
-    """The pair counts of m objects with c concordant and d discordant pairs, of which f pairs
-    are ordered by f and g by g: the rest by inclusion and exclusion."""
-    n_pairs = m * (m - 1) // 2
-    return PairCounts(n_pairs, c, d, f - c - d, g - c - d, n_pairs - f - g + c + d)
 
 
 def _oriented(same_direction: bool, counts: PairCounts) -> PairCounts:
@@ -648,7 +376,7 @@ def statistics(sim, state: State) -> dict:
     measures = sim.resolved_measures
     names = [m.name for m in measures]
     index = {n: i for i, n in enumerate(names)}
-    sign = orientation(measures)
+    better = {m.name: m.greater_is_better for m in measures}
     keys = state.moments.keys.tolist()
     total, per_k = state.moments.total(), state.moments.moments
     mean, sd = _described(total, state.exponents)
@@ -672,13 +400,14 @@ def statistics(sim, state: State) -> dict:
     }
     for f, g in sim.resolved_pairs:
         i, j = index[f], index[g]
+        sign = 1.0 if better[f] == better[g] else -1.0
         both, every, a, b = total, per_k, i, j
         if (i, j) in state.defined:  # over the matrices where both are defined
             moments, a, b = state.defined[i, j], 0, 1
             both, every = moments.total(), moments.aligned(state.moments.keys)
-        pearson_k = _oriented_correlation(every, a, b, sign[i] * sign[j])
+        pearson_k = _oriented_correlation(every, a, b, sign)
         out["pairs"].setdefault(f, {})[g] = {
-            "pearson": _oriented_correlation(both, a, b, sign[i] * sign[j]),
+            "pearson": _oriented_correlation(both, a, b, sign),
             "by_k": {k: {"pearson": pearson_k[q]} for q, k in enumerate(keys)},
         }
     return out
@@ -729,10 +458,10 @@ def summarize(sim, state: State, counted: dict) -> dict:
     for f, g in sim.resolved_pairs:
         result = counted[f, g]
         same = sim.same_direction(f, g)
-        overall = result.overall if same else result.overall.reversed()
-        by_k = {k: c if same else c.reversed() for k, c in result.by_group.items()}
+        overall = _oriented(same, result.overall)
+        by_k = {k: _oriented(same, c) for k, c in result.by_group.items()}
         se = _replicate_errors(sim, state.replicates, f, g, n_by_k)
-        within = pooled(by_k.values())
+        within = PairCounts.total(by_k.values())
         entry = {
             **_with_errors(pair_count_statistics(overall), se["overall"]),
             "pair_counts": overall._asdict(),
@@ -768,14 +497,11 @@ def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
     overall, within, by_k = {}, {}, {}
     if len(replicates) >= 2:
         sizes = np.array([r.n for r in replicates], dtype=float)
+        stats = [r.statistics[f, g] for r in replicates]
         for name in PAIR_COUNT_STATISTICS:
-            overall[name] = _scaled_sd(
-                [r.statistics[f, g][name] for r in replicates], sizes.mean(), sim.n_matrices
-            )
+            overall[name] = _scaled_sd([s[name] for s in stats], sizes.mean(), sim.n_matrices)
             within[name] = _scaled_sd(
-                [r.statistics[f, g]["within_k"][name] for r in replicates],
-                sizes.mean(),
-                sim.n_matrices,
+                [s["within_k"][name] for s in stats], sizes.mean(), sim.n_matrices
             )
         terms = [r.within_k_terms[f, g] for r in replicates if (f, g) in r.within_k_terms]
         if terms:  # strided parts of few chunks: the U-statistic variance instead

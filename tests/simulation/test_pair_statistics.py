@@ -12,7 +12,7 @@ from scipy import stats
 
 import cenmcc
 from cenmcc import comparison
-from cenmcc.simulation import Simulation, agreement
+from cenmcc.simulation import Simulation, agreement, within_k
 
 
 def brute_force(f, g) -> cenmcc.PairCounts:
@@ -99,7 +99,7 @@ def test_the_counts_of_every_pair_at_once_are_those_of_each_pair(rows):
     ranks = np.array(rows, dtype=np.int32).reshape(-1, 3).T
     names = {"a": 0, "b": 1, "c": 2}
     pairs = [("a", "b"), ("a", "c"), ("c", "b")]
-    counted = agreement.within_group_counts(ranks, pairs, names)
+    counted = within_k.within_group_counts(ranks, pairs, names)
     for f, g in pairs:
         expected = brute_force(ranks[names[f]], ranks[names[g]])
         assert counted[f, g] == expected
@@ -110,8 +110,8 @@ def test_a_replicate_chunk_counts_each_k_as_pair_counts_does(monkeypatch):
     K = rng.integers(3, 7, size=900)
     values = {m: rng.integers(0, 12, size=K.size).astype(float) for m in ("cen", "mcc", "accuracy")}
     sim = Simulation(lambda r, n: None, K.size, measures=tuple(values))
-    for cells in (agreement.SIGN_CELLS, 0):  # all at once, then pair by pair from the ranks
-        monkeypatch.setattr(agreement, "SIGN_CELLS", cells)
+    for cells in (within_k.SIGN_CELLS, 0):  # all at once, then pair by pair from the ranks
+        monkeypatch.setattr(within_k, "SIGN_CELLS", cells)
         replicate = agreement._replicate(sim, K, values, dict.fromkeys(values, 0.0))
         for (f, g), statistics in replicate.statistics.items():
             for k in np.unique(K):

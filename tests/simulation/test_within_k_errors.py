@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cenmcc
-from cenmcc.simulation import Simulation, agreement, run
+from cenmcc.simulation import Simulation, agreement, run, within_k
 from cenmcc.simulation.papers import PaperGenerator
 
 
@@ -28,14 +28,14 @@ def test_each_objects_counts_are_those_of_every_pair_it_is_in(rows):
     names = {"a": 0, "b": 1, "c": 2}
     pairs = [("a", "b"), ("c", "a"), ("b", "c")]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(agreement, "SIGN_CELLS", 0)  # every group counted pair by pair
-        by_pair = agreement.object_counts(ranks, pairs, names)
-    by_signs = agreement.object_counts(ranks, pairs, names)  # all pairs at once
+        patch.setattr(within_k, "SIGN_CELLS", 0)  # every group counted pair by pair
+        by_pair = within_k.object_counts(ranks, pairs, names)
+    by_signs = within_k.object_counts(ranks, pairs, names)  # all pairs at once
     for f, g in pairs:
         expected = brute_force_object_counts(ranks[names[f]], ranks[names[g]]).reshape(-1, 4)
         np.testing.assert_array_equal(by_pair[f, g], expected)
         np.testing.assert_array_equal(by_signs[f, g], expected)
-        group = agreement.group_counts(by_signs[f, g])
+        group = within_k.group_counts(by_signs[f, g])
         assert group == cenmcc.pair_counts(ranks[names[f]], ranks[names[g]])
 
 
@@ -89,16 +89,16 @@ def test_the_within_k_errors_are_the_u_statistic_variance_counted_over_every_tri
         )
         terms.append(replicate.within_k_terms["cen", "mcc"])
         parts.append((K, -f, g))  # CEN is lower-is-better: its pairs are oriented
-    got = agreement.within_k_errors(terms, 5000)
+    got = within_k.within_k_errors(terms, 5000)
     expected = brute_force_errors(parts, 5000)
     assert got == pytest.approx(expected, rel=1e-6)
     assert all(v > 0 for v in got.values())
 
 
 def test_within_k_errors_are_nan_where_a_statistic_is_undefined():
-    zero = agreement.WithinKTerms(5, np.zeros(4, np.int64), np.zeros((4, 4), np.int64))
-    assert all(math.isnan(v) for v in agreement.within_k_errors([zero], 100).values())
-    assert all(math.isnan(v) for v in agreement.within_k_errors([], 100).values())
+    zero = within_k.WithinKTerms(5, np.zeros(4, np.int64), np.zeros((4, 4), np.int64))
+    assert all(math.isnan(v) for v in within_k.within_k_errors([zero], 100).values())
+    assert all(math.isnan(v) for v in within_k.within_k_errors([], 100).values())
 
 
 def _within_k_u_statistic_se(K, f, g):
