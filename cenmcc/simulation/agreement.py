@@ -528,14 +528,9 @@ def _scaled_sd(values, m: float, n: float) -> float:
     return float(np.std(v, ddof=1) * math.sqrt(m / n))
 
 
-def moments_bytes(keys: int, columns: int) -> int:
-    """Bytes of :class:`~cenmcc.simulation.streaming.KeyedMoments` of ``columns`` per key."""
-    return 8 * keys * (2 + 2 * columns + columns * columns)  # key, n, mean, third, comoment
-
-
 def state_bytes(sim) -> int:
     """Bytes of a run's :class:`State`: the moments and undefined counts of its measures per
     number of classes (:attr:`~cenmcc.simulation.Simulation.dimensions`), and the histograms."""
     keys, measures = sim.dimensions, len(sim.resolved_measures)
-    nbytes = moments_bytes(keys, measures) + 8 * keys * measures  # and the undefined counts
+    nbytes = KeyedMoments.nbytes(keys, measures) + 8 * keys * measures  # and the undefined counts
     return nbytes + 8 * sim.histogram_bins**2 * len(sim.resolved_density_pairs)

@@ -52,7 +52,8 @@ STANDARD_ERRORS = {
 
 #: How the within-K pair statistics' SEs are obtained in a run of fewer whole chunks than
 #: :attr:`Simulation.replicates`, whose replicates are strided parts of its chunks (written into
-#: its summary as ``standard_errors["within_k"]``; :func:`agreement.within_k_errors`).
+#: its summary as ``standard_errors["within_k"]``;
+#: :func:`~cenmcc.simulation.within_k.within_k_errors`).
 WITHIN_K_ERRORS = (
     "U-statistic variance from each matrix's within-K pair counts in the replicates (the "
     "strided parts of the run's few chunks): the statistic's delta-method kernel h over pairs "

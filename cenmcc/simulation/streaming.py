@@ -189,6 +189,11 @@ class KeyedMoments:
     keys: np.ndarray
     moments: Moments
 
+    @staticmethod
+    def nbytes(keys: int, columns: int) -> int:
+        """Bytes of the moments of ``columns`` values for ``keys`` keys."""
+        return 8 * keys * (2 + 2 * columns + columns * columns)  # key, n, mean, third, comoment
+
     @classmethod
     def of_parts(cls, keys, parts: list[Moments]) -> KeyedMoments:
         """One set of moments per key: ``parts[i]`` of ``keys[i]``, the keys distinct and

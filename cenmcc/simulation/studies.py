@@ -41,7 +41,7 @@ import numpy as np
 
 import cenmcc
 
-from .agreement import moments_bytes, pair_count_statistics
+from .agreement import pair_count_statistics
 from .streaming import (
     Histogram2D,
     KeyedMoments,
@@ -242,8 +242,8 @@ class KRatio:
         state = (
             self.n_resamples * keys * BOOTSTRAP_BYTES
             + 8 * self.histogram_bins**2
-            + moments_bytes(keys, 2)
-            + moments_bytes(keys, 1)
+            + KeyedMoments.nbytes(keys, 2)
+            + KeyedMoments.nbytes(keys, 1)
         )
         blocks = -(
             -min(simulation.chunk_size, simulation.n_matrices) // self.block(simulation.n_matrices)
