@@ -8,9 +8,6 @@ complete, :func:`cenmcc.commands.staging.staged_directory`):
 - ``pairs.csv``: per pair of measures, overall, within K (the pairs of matrices of equal K
   pooled: τ_b, consistency, discriminancy) and per K, the Pearson correlation, Kendall's τ_b
   and the degrees of consistency and discriminancy, with their standard errors;
-
-Each table's ``scope`` column says which rows are ``overall``, ``within_k`` and ``per_k``;
-``K`` is an integer, the number of classes of a ``per_k`` row and 0 on the others;
 - for each study with a per-K table, ``<study>_per_k.csv``;
 - ``run.json``: what made the run (the call or command line, the versions of cenmcc and its
   dependencies, the seed, the generator, measures and studies); ``timing.json``: its timings;
@@ -18,7 +15,11 @@ Each table's ``scope`` column says which rows are ``overall``, ``within_k`` and 
   array per column (``numpy.load``; ``table/columns.json`` lists them in order);
 - the figures (PNG and PDF; they need matplotlib, the ``figures`` extra): ``agreement`` (the
   matrix of pairwise agreement), ``density`` (the density panels of the chosen pairs),
-  ``per_k`` (each pair's agreement against K) and, for the papers' study, ``k_per_dimension``.
+  ``per_k`` (each pair's agreement against K) and, for the papers' study,
+  ``<study>_per_dimension``.
+
+Each table's ``scope`` column says which rows are ``overall``, ``within_k`` and ``per_k``;
+``K`` is an integer, the number of classes of a ``per_k`` row and 0 on the others.
 
 A save that fails (a full disk, an interrupt) leaves the destination as it was, and the result
 in memory intact, to be saved elsewhere. :meth:`Result.load` reads a saved result back.
@@ -27,10 +28,13 @@ in memory intact, to be saved elsewhere. :meth:`Result.load` reads a saved resul
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
+import json
 import math
 import os
 import platform
+from importlib import metadata
 from pathlib import Path
 from typing import NamedTuple
 
@@ -81,6 +85,7 @@ class Result(NamedTuple):
         raise KeyError(f"no pair ({f}, {g}) in this run; its pairs: {list(self.pair_names())}")
 
     def pair_names(self):
+        """The ``(f, g)`` pairs of measures of the summary, in its order."""
         return ((f, g) for f, row in self.summary["pairs"].items() for g in row)
 
     def study(self, name: str) -> dict:
@@ -99,12 +104,6 @@ class Result(NamedTuple):
                 ]
         return tables
 
-    def frames(self):
-        """The tables of :meth:`tables` as pandas DataFrames (needs pandas)."""
-        import pandas as pd
-
-        return {name: pd.DataFrame(rows) for name, rows in self.tables().items()}
-
     @classmethod
     def load(cls, path) -> Result:
         """The result that :meth:`save` wrote into the directory ``path``.
@@ -119,8 +118,6 @@ class Result(NamedTuple):
         FileNotFoundError
             If ``path`` holds no ``summary.json``.
         """
-        import json
-
         directory = Path(path)
         if not (directory / "summary.json").is_file():
             raise FileNotFoundError(f"{directory} holds no summary.json: not a saved Result")
@@ -211,8 +208,6 @@ DEPENDENCIES = ("numpy", "scipy", "joblib", "matplotlib", "dask", "distributed",
 def provenance(sim, call: str | None = None) -> dict:
     """What made a run, for ``run.json``: the call or command, the package and dependency
     versions, the seed, and descriptions of the generator, the measures and the studies."""
-    from importlib import metadata
-
     versions = {}
     for name in ("cenmcc", *DEPENDENCIES):
         try:
@@ -246,8 +241,6 @@ def provenance(sim, call: str | None = None) -> dict:
 
 def _settings(sim) -> str:
     """``Simulation(...)`` with the settings that differ from the defaults."""
-    import dataclasses
-
     fields = [
         f"{f.name}={getattr(sim, f.name)!r}"
         for f in dataclasses.fields(sim)
