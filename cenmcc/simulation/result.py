@@ -94,7 +94,12 @@ class Result(NamedTuple):
 
     def tables(self) -> dict[str, list[dict]]:
         """The CSV tables of :meth:`save`, as lists of rows (dicts)."""
-        tables = {"measures": _measure_rows(self.summary), "pairs": _pair_rows(self.summary)}
+        measures = self.summary["measures"].items()
+        pairs = [(f, g, p) for f, row in self.summary["pairs"].items() for g, p in row.items()]
+        tables = {
+            "measures": _rows((({"measure": m}, entry) for m, entry in measures), MEASURE_COLUMNS),
+            "pairs": _rows((({"f": f, "g": g}, entry) for f, g, entry in pairs), PAIR_COLUMNS),
+        }
         for name, study in self.summary["studies"].items():
             if isinstance(study.get("per_k"), dict):
                 columns = study["per_k"]
@@ -280,35 +285,8 @@ def _name_of(obj) -> str:
     return repr(obj)
 
 
-def _scoped(entry: dict) -> list[tuple[str, int, dict]]:
-    """``(scope, K, statistics)`` of an entry of the summary: ``"overall"`` (K 0), then
-    ``"within_k"`` (the pairs of equal K pooled, K 0) where it has one, then ``"per_k"``, K
-    by K: a K column of integers only."""
-    rows = [("overall", 0, entry)]
-    if "within_k" in entry:
-        rows.append(("within_k", 0, entry["within_k"]))
-    return rows + [("per_k", int(K), part) for K, part in entry["by_k"].items()]
-
-
-def _measure_rows(summary: dict) -> list[dict]:
-    rows = []
-    for name, m in summary["measures"].items():
-        for scope, K, part in _scoped(m):
-            rows.append(
-                {
-                    "measure": name,
-                    "scope": scope,
-                    "K": K,
-                    **{
-                        key: part.get(key, math.nan)
-                        for key in ("n", "mean", "mean_se", "sd", "sd_se", "undefined")
-                    },
-                }
-            )
-    return rows
-
-
-#: The columns of a pair's row.
+#: The statistics of a measure's row and of a pair's row.
+MEASURE_COLUMNS = ("n", "mean", "mean_se", "sd", "sd_se", "undefined")
 PAIR_COLUMNS = (
     "pearson",
     "pearson_se",
@@ -321,20 +299,21 @@ PAIR_COLUMNS = (
 )
 
 
-def _pair_rows(summary: dict) -> list[dict]:
+def _rows(entries, columns: tuple) -> list[dict]:
+    """A table's rows, one per scope of each ``(names, entry)`` of the summary: the entry's
+    ``names`` (a dict), its ``scope`` and ``K``, and its ``columns`` (NaN where absent). The
+    scopes are ``"overall"`` (K 0), ``"within_k"`` (the pairs of equal K pooled, K 0) where the
+    entry has one, then ``"per_k"``, K by K."""
     rows = []
-    for f, row in summary["pairs"].items():
-        for g, p in row.items():
-            for scope, K, part in _scoped(p):
-                rows.append(
-                    {
-                        "f": f,
-                        "g": g,
-                        "scope": scope,
-                        "K": K,
-                        **{c: part.get(c, math.nan) for c in PAIR_COLUMNS},
-                    }
-                )
+    for names, entry in entries:
+        scoped = [("overall", 0, entry)]
+        if "within_k" in entry:
+            scoped.append(("within_k", 0, entry["within_k"]))
+        scoped += [("per_k", int(K), part) for K, part in entry["by_k"].items()]
+        rows += [
+            {**names, "scope": scope, "K": K, **{c: part.get(c, math.nan) for c in columns}}
+            for scope, K, part in scoped
+        ]
     return rows
 
 
