@@ -42,7 +42,7 @@ class TaskError(Exception):
     """A task raised; carries its index (results arrive as they finish) and the traceback."""
 
     def __init__(self, index: int, message: str, trace: str = ""):
-        super().__init__(index, message, trace)
+        super().__init__(index, message, trace)  # rebuilt from them when dask unpickles it
         self.index, self.trace = index, trace
 
     def __str__(self) -> str:
