@@ -77,12 +77,7 @@ class Result(NamedTuple):
 
     def pair(self, f: str, g: str) -> dict:
         """The summary of the pair (f, g) of measures, in either order asked."""
-        pairs = self.summary["pairs"]
-        if f in pairs and g in pairs[f]:
-            return pairs[f][g]
-        if g in pairs and f in pairs[g]:
-            return pairs[g][f]
-        raise KeyError(f"no pair ({f}, {g}) in this run; its pairs: {list(self.pair_names())}")
+        return oriented_pair(self.summary, f, g)[0]
 
     def pair_names(self):
         """The ``(f, g)`` pairs of measures of the summary, in its order."""
@@ -189,6 +184,24 @@ class Result(NamedTuple):
             write_json(stage / "run.json", provenance(self.simulation, call))
             write_json(stage / "timing.json", {"run": self.timing, "machine": _machine()})
         return destination
+
+
+def oriented_pair(summary: dict, f: str, g: str) -> tuple[dict, bool]:
+    """The summary of the pair (f, g) of measures, stored in either order, and whether it is
+    stored as (g, f).
+
+    Raises
+    ------
+    KeyError
+        If the summary has no such pair (the message lists its pairs).
+    """
+    pairs = summary["pairs"]
+    if g in pairs.get(f, {}):
+        return pairs[f][g], False
+    if f in pairs.get(g, {}):
+        return pairs[g][f], True
+    names = [(a, b) for a, row in pairs.items() for b in row]
+    raise KeyError(f"no pair ({f}, {g}) in this run; its pairs: {names}")
 
 
 def describe(sim) -> dict:
