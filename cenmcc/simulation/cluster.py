@@ -11,16 +11,17 @@ A cluster needs only ``pip install "cenmcc[dask]"`` on the scheduler and every w
   cenmcc, and that each worker unpickles the tasks; an unpicklable task, an address that is not
   a dask scheduler, a cluster without workers, or a task that a worker cannot read ends the
   run with an error that names the problem, within :data:`TIMEOUT` seconds;
-- the tasks are submitted to the cluster whatever its size (joblib's dask backend runs
-  everything in the client when the cluster has a single thread), a few per worker thread at a
+- the tasks are submitted to the cluster whatever its size, a few per worker thread at a
   time, so the results waiting in the client stay few; a worker lost mid-run has its tasks
-  retried elsewhere by dask, with the same bits.
+  retried elsewhere by dask, with the same bits. Measured needed: joblib's dask backend runs
+  every task in the client's process when the cluster has a single worker thread, which
+  ``test_a_single_worker_thread_still_runs_the_chunks_on_the_cluster`` refuses.
 
 A local cluster (no ``scheduler``) is started with ``jobs`` single-threaded worker processes
 that ignore SIGINT once started, so that Ctrl-C reaches this process alone, which stops them;
 a Ctrl-C during their start is held until they run, and what they print goes to a log file,
 not the terminal. Measured needed: without the workers' SIGINT disposition and the held Ctrl-C,
-the dask cases of ``tests/simulation/test_interrupt.py`` fail (dask's own shutdown at exit,
+the dask cases of ``tests/commands/test_interrupt.py`` fail (dask's own shutdown at exit,
 ``close_clusters``, prints a traceback of the interrupted workers), and without the held Ctrl-C
 and the log file, workers interrupted while they start print theirs. Closing the cluster
 (dask's own shutdown) is enough to stop its workers.
@@ -146,7 +147,9 @@ def _modules_to_send(client, objects: list) -> list:
     """The modules of ``objects`` that the workers cannot import (to be pickled by value).
 
     ``__main__`` is always pickled by value by cloudpickle; every other module is looked up on
-    each worker.
+    each worker. Measured needed: sending none,
+    ``test_a_users_generator_runs_on_a_cluster_that_only_has_cenmcc`` fails (``No module named
+    'mygen'`` on the workers).
     """
     names = sorted(
         {
@@ -173,7 +176,12 @@ def _importable(names: list[str]) -> list[tuple[str, bool]]:
 
 
 def _check_workers_read(client, payloads: tuple, sent: list) -> None:
-    """Raise ParallelError, naming the module, if a worker cannot unpickle the first task."""
+    """Raise ParallelError, naming the module, if a worker cannot unpickle the first task.
+
+    Measured needed: without it, the run still fails, but as a task that failed, without the
+    modules sent by value or what to do, and
+    ``test_code_the_workers_cannot_read_is_named_within_seconds`` fails.
+    """
     try:
         _within(TIMEOUT, client.run, _read, payloads)
     except Exception as err:
@@ -228,6 +236,9 @@ def _handshake(address: str) -> None:
 
     ``Client`` bounds the connection by its timeout but not the handshake that follows, and a
     server that is not dask (a web server, say) never answers it: ``Client`` would wait forever.
+    Measured needed: without it,
+    ``test_an_address_that_is_not_a_dask_scheduler_fails_within_seconds`` still waits after 2
+    minutes (it allows 10 s).
     """
     import asyncio
 
@@ -244,6 +255,11 @@ def _handshake(address: str) -> None:
 
 
 def _wait_for_workers(client, address: str) -> None:
+    """Raise ParallelError unless a worker joins the scheduler within :data:`TIMEOUT`.
+
+    Measured needed: without it, ``test_a_scheduler_without_workers_fails_within_seconds``
+    still waits after a minute (dask holds the tasks until a worker comes).
+    """
     try:
         client.wait_for_workers(1, timeout=TIMEOUT)
     except TimeoutError:

@@ -34,6 +34,8 @@ from matplotlib.lines import Line2D
 
 import cenmcc
 
+from .result import oriented_pair
+
 #: Width in inches of one journal column (89 mm) and of the full text width (183 mm).
 COLUMN = 3.5
 PAGE = 7.2
@@ -148,10 +150,9 @@ def agreement_matrix(summary: dict, labels: dict):
             grid = np.full((len(names), len(names)), np.nan)
             for i, f in enumerate(names):
                 for j, g in enumerate(names[i + 1 :], start=i + 1):
-                    pair, flip = summary["pairs"].get(f, {}).get(g), False
-                    if pair is None:
-                        pair, flip = summary["pairs"].get(g, {}).get(f), True
-                    if pair is None:
+                    try:
+                        pair, flip = oriented_pair(summary, f, g)
+                    except KeyError:  # a pair the run did not count
                         continue
                     for (r, c), part in (((i, j), pair), ((j, i), pair.get("within_k", {}))):
                         value = float(part.get(stat, np.nan))
@@ -270,7 +271,7 @@ def agreement_by_k(summary: dict, labels: dict, pairs=None):
             strict=True,
         ):
             for (f, g), look in zip(chosen, pair_styles(len(chosen)), strict=True):
-                pair = summary["pairs"].get(f, {}).get(g) or summary["pairs"][g][f]
+                pair, _ = oriented_pair(summary, f, g)
                 Ks = [int(k) for k in pair["by_k"]]
                 values = [part[stat] for part in pair["by_k"].values()]
                 errors = [part.get(f"{stat}_se", np.nan) for part in pair["by_k"].values()]

@@ -84,14 +84,14 @@ class PaperGenerator:
         k_min, k_max = self.k_range
         d_min, d_max = self.diagonal_range
         r_min, r_max = self.rho_range
-        top = 0 if self.upper_inclusive else 1  # an excluded upper end lowers the largest value
+        excluded = 0 if self.upper_inclusive else 1  # 1: the largest value is one below high
         checks = [
             (
                 2 <= k_min <= k_max,
                 f"k_range must hold numbers of classes 2 <= low <= high, got {self.k_range}",
             ),
             (
-                0 <= d_min <= d_max - top and d_max >= 1,
+                0 <= d_min <= d_max - excluded and d_max >= 1,
                 f"diagonal_range must satisfy 0 <= low <= high (high > low when the upper end "
                 f"is excluded) and high >= 1, got {self.diagonal_range}",
             ),
@@ -104,7 +104,7 @@ class PaperGenerator:
                 f"off_diagonal_min must be at least 0, got {self.off_diagonal_min}",
             ),
             (
-                math.floor(self.off_diagonal_scale * r_min) - top >= self.off_diagonal_min,
+                math.floor(self.off_diagonal_scale * r_min) - excluded >= self.off_diagonal_min,
                 "the largest off-diagonal value at the smallest rho, floor(off_diagonal_scale * "
                 f"rho_range[0]) = floor({self.off_diagonal_scale} * {r_min}), must be at least "
                 f"off_diagonal_min = {self.off_diagonal_min}",
@@ -173,7 +173,7 @@ def draw_matrices(config: PaperGenerator, K: int, rho, rng: np.random.Generator)
         rho = rng.uniform(*config.rho_range, size=(m, K, K))
     else:
         rho = rho[:, None, None]
-    top = 1 if config.upper_inclusive else 0
+    top = 1 if config.upper_inclusive else 0  # the upper end counted in each span
     off_max = np.floor(config.off_diagonal_scale * rho).astype(np.int64)
     # Every cell drawn in the off-diagonal range of its matrix (or row, or entry), then the
     # diagonal drawn again in its own range, in place (its first draws are discarded).

@@ -208,7 +208,9 @@ def _close(results) -> None:
     """Close joblib's result generator, without its warning about tasks cancelled early.
 
     Stopping early is this API's purpose (a consumer that has what it needs), not a mistake. The
-    filter is set in the consuming thread, around the close only, never inside a task.
+    filter is set in the consuming thread, around the close only, never inside a task. Measured
+    needed: without it, ``test_closing_the_generator_early_stops_the_workers`` fails on joblib's
+    ``UserWarning: 4 tasks ... have been cancelled``.
     """
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r".*(not used|cancelled)", category=UserWarning)

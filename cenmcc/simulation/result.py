@@ -8,9 +8,6 @@ complete, :func:`cenmcc.commands.staging.staged_directory`):
 - ``pairs.csv``: per pair of measures, overall, within K (the pairs of matrices of equal K
   pooled: τ_b, consistency, discriminancy) and per K, the Pearson correlation, Kendall's τ_b
   and the degrees of consistency and discriminancy, with their standard errors;
-
-Each table's ``scope`` column says which rows are ``overall``, ``within_k`` and ``per_k``;
-``K`` is an integer, the number of classes of a ``per_k`` row and 0 on the others;
 - for each study with a per-K table, ``<study>_per_k.csv``;
 - ``run.json``: what made the run (the call or command line, the versions of cenmcc and its
   dependencies, the seed, the generator, measures and studies); ``timing.json``: its timings;
@@ -18,7 +15,11 @@ Each table's ``scope`` column says which rows are ``overall``, ``within_k`` and 
   array per column (``numpy.load``; ``table/columns.json`` lists them in order);
 - the figures (PNG and PDF; they need matplotlib, the ``figures`` extra): ``agreement`` (the
   matrix of pairwise agreement), ``density`` (the density panels of the chosen pairs),
-  ``per_k`` (each pair's agreement against K) and, for the papers' study, ``k_per_dimension``.
+  ``per_k`` (each pair's agreement against K) and, for the papers' study,
+  ``<study>_per_dimension``.
+
+Each table's ``scope`` column says which rows are ``overall``, ``within_k`` and ``per_k``;
+``K`` is an integer, the number of classes of a ``per_k`` row and 0 on the others.
 
 A save that fails (a full disk, an interrupt) leaves the destination as it was, and the result
 in memory intact, to be saved elsewhere. :meth:`Result.load` reads a saved result back.
@@ -27,10 +28,13 @@ in memory intact, to be saved elsewhere. :meth:`Result.load` reads a saved resul
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
+import json
 import math
 import os
 import platform
+from importlib import metadata
 from pathlib import Path
 from typing import NamedTuple
 
@@ -73,14 +77,10 @@ class Result(NamedTuple):
 
     def pair(self, f: str, g: str) -> dict:
         """The summary of the pair (f, g) of measures, in either order asked."""
-        pairs = self.summary["pairs"]
-        if f in pairs and g in pairs[f]:
-            return pairs[f][g]
-        if g in pairs and f in pairs[g]:
-            return pairs[g][f]
-        raise KeyError(f"no pair ({f}, {g}) in this run; its pairs: {list(self.pair_names())}")
+        return oriented_pair(self.summary, f, g)[0]
 
     def pair_names(self):
+        """The ``(f, g)`` pairs of measures of the summary, in its order."""
         return ((f, g) for f, row in self.summary["pairs"].items() for g in row)
 
     def study(self, name: str) -> dict:
@@ -89,7 +89,12 @@ class Result(NamedTuple):
 
     def tables(self) -> dict[str, list[dict]]:
         """The CSV tables of :meth:`save`, as lists of rows (dicts)."""
-        tables = {"measures": _measure_rows(self.summary), "pairs": _pair_rows(self.summary)}
+        measures = self.summary["measures"].items()
+        pairs = [(f, g, p) for f, row in self.summary["pairs"].items() for g, p in row.items()]
+        tables = {
+            "measures": _rows((({"measure": m}, entry) for m, entry in measures), MEASURE_COLUMNS),
+            "pairs": _rows((({"f": f, "g": g}, entry) for f, g, entry in pairs), PAIR_COLUMNS),
+        }
         for name, study in self.summary["studies"].items():
             if isinstance(study.get("per_k"), dict):
                 columns = study["per_k"]
@@ -98,12 +103,6 @@ class Result(NamedTuple):
                     for row in zip(*columns.values(), strict=True)
                 ]
         return tables
-
-    def frames(self):
-        """The tables of :meth:`tables` as pandas DataFrames (needs pandas)."""
-        import pandas as pd
-
-        return {name: pd.DataFrame(rows) for name, rows in self.tables().items()}
 
     @classmethod
     def load(cls, path) -> Result:
@@ -119,8 +118,6 @@ class Result(NamedTuple):
         FileNotFoundError
             If ``path`` holds no ``summary.json``.
         """
-        import json
-
         directory = Path(path)
         if not (directory / "summary.json").is_file():
             raise FileNotFoundError(f"{directory} holds no summary.json: not a saved Result")
@@ -189,6 +186,24 @@ class Result(NamedTuple):
         return destination
 
 
+def oriented_pair(summary: dict, f: str, g: str) -> tuple[dict, bool]:
+    """The summary of the pair (f, g) of measures, stored in either order, and whether it is
+    stored as (g, f).
+
+    Raises
+    ------
+    KeyError
+        If the summary has no such pair (the message lists its pairs).
+    """
+    pairs = summary["pairs"]
+    if g in pairs.get(f, {}):
+        return pairs[f][g], False
+    if f in pairs.get(g, {}):
+        return pairs[g][f], True
+    names = [(a, b) for a, row in pairs.items() for b in row]
+    raise KeyError(f"no pair ({f}, {g}) in this run; its pairs: {names}")
+
+
 def describe(sim) -> dict:
     """What a :class:`~cenmcc.simulation.Simulation` simulates, for a saved summary (a loaded
     result's description is returned as it is)."""
@@ -211,8 +226,6 @@ DEPENDENCIES = ("numpy", "scipy", "joblib", "matplotlib", "dask", "distributed",
 def provenance(sim, call: str | None = None) -> dict:
     """What made a run, for ``run.json``: the call or command, the package and dependency
     versions, the seed, and descriptions of the generator, the measures and the studies."""
-    from importlib import metadata
-
     versions = {}
     for name in ("cenmcc", *DEPENDENCIES):
         try:
@@ -246,8 +259,6 @@ def provenance(sim, call: str | None = None) -> dict:
 
 def _settings(sim) -> str:
     """``Simulation(...)`` with the settings that differ from the defaults."""
-    import dataclasses
-
     fields = [
         f"{f.name}={getattr(sim, f.name)!r}"
         for f in dataclasses.fields(sim)
@@ -287,35 +298,8 @@ def _name_of(obj) -> str:
     return repr(obj)
 
 
-def _scoped(entry: dict) -> list[tuple[str, int, dict]]:
-    """``(scope, K, statistics)`` of an entry of the summary: ``"overall"`` (K 0), then
-    ``"within_k"`` (the pairs of equal K pooled, K 0) where it has one, then ``"per_k"``, K
-    by K: a K column of integers only."""
-    rows = [("overall", 0, entry)]
-    if "within_k" in entry:
-        rows.append(("within_k", 0, entry["within_k"]))
-    return rows + [("per_k", int(K), part) for K, part in entry["by_k"].items()]
-
-
-def _measure_rows(summary: dict) -> list[dict]:
-    rows = []
-    for name, m in summary["measures"].items():
-        for scope, K, part in _scoped(m):
-            rows.append(
-                {
-                    "measure": name,
-                    "scope": scope,
-                    "K": K,
-                    **{
-                        key: part.get(key, math.nan)
-                        for key in ("n", "mean", "mean_se", "sd", "sd_se", "undefined")
-                    },
-                }
-            )
-    return rows
-
-
-#: The columns of a pair's row.
+#: The statistics of a measure's row and of a pair's row.
+MEASURE_COLUMNS = ("n", "mean", "mean_se", "sd", "sd_se", "undefined")
 PAIR_COLUMNS = (
     "pearson",
     "pearson_se",
@@ -328,20 +312,21 @@ PAIR_COLUMNS = (
 )
 
 
-def _pair_rows(summary: dict) -> list[dict]:
+def _rows(entries, columns: tuple) -> list[dict]:
+    """A table's rows, one per scope of each ``(names, entry)`` of the summary: the entry's
+    ``names`` (a dict), its ``scope`` and ``K``, and its ``columns`` (NaN where absent). The
+    scopes are ``"overall"`` (K 0), ``"within_k"`` (the pairs of equal K pooled, K 0) where the
+    entry has one, then ``"per_k"``, K by K."""
     rows = []
-    for f, row in summary["pairs"].items():
-        for g, p in row.items():
-            for scope, K, part in _scoped(p):
-                rows.append(
-                    {
-                        "f": f,
-                        "g": g,
-                        "scope": scope,
-                        "K": K,
-                        **{c: part.get(c, math.nan) for c in PAIR_COLUMNS},
-                    }
-                )
+    for names, entry in entries:
+        scoped = [("overall", 0, entry)]
+        if "within_k" in entry:
+            scoped.append(("within_k", 0, entry["within_k"]))
+        scoped += [("per_k", int(K), part) for K, part in entry["by_k"].items()]
+        rows += [
+            {**names, "scope": scope, "K": K, **{c: part.get(c, math.nan) for c in columns}}
+            for scope, K, part in scoped
+        ]
     return rows
 
 

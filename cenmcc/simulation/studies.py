@@ -309,11 +309,10 @@ class KRatio:
     def statistics(self, state: KRatioState, run=None) -> dict:
         """Pearson r(tMCC, k·CEN), mean and SD of tMCC/(k·CEN): printed k and k refitted."""
         out = {}
-        for suffix, k in self._ks(state).items():
-            keys = state.moments.keys
-            kk = np.asarray(k(keys), dtype=float)
+        for suffix, k in self._ks(fit_k(per_k_table(state))).items():
+            kk = np.asarray(k(state.moments.keys), dtype=float)
             both = state.moments.scaled(np.stack([kk, np.ones_like(kk)], axis=-1)).total()
-            ratio = state.ratio.scaled(1.0 / kk[np.isin(keys, state.ratio.keys)]).total()
+            ratio = ratio_total(state, k)
             out[f"pearson{suffix}"] = both.correlation(0, 1) if both.n >= 3 else math.nan
             out[f"mean_ratio{suffix}"] = float(ratio.mean[0]) if ratio.n else math.nan
             out[f"sd_ratio{suffix}"] = (
@@ -321,13 +320,9 @@ class KRatio:
             )
         return out
 
-    def _ks(self, state: KRatioState) -> dict[str, Callable]:
-        """The k of the study (suffix "") and k refitted to ``state`` ("_fitted"), if it fits."""
-        ks = {"": self.k}
-        fit = fit_k(per_k_table(state))
-        if fit is not None:
-            ks["_fitted"] = fit.curve
-        return ks
+    def _ks(self, fit: KFit | None) -> dict[str, Callable]:
+        """The k of the study (suffix "") and, where there is a ``fit``, k refitted ("_fitted")."""
+        return {"": self.k} if fit is None else {"": self.k, "_fitted": fit.curve}
 
     def _times_k(self, run: RunContext, k: Callable, rows: slice) -> np.ndarray:
         """``k(K)·denominator`` of the matrices ``rows`` of the run."""
@@ -336,7 +331,7 @@ class KRatio:
     def summarize(self, state: KRatioState, run: RunContext) -> dict:
         per_k = per_k_table(state)
         fit = fit_k(per_k)
-        ks = self._ks(state)
+        ks = self._ks(fit)
         out: dict = {
             "numerator": self.numerator,
             "denominator": self.denominator,
@@ -357,13 +352,12 @@ class KRatio:
         counted = run.count_pairs(columns, pairs)
         for (suffix, k), pair in zip(ks.items(), pairs, strict=True):
             counts = counted[pair]
-            ratio = state.ratio.scaled(1.0 / np.asarray(k(state.ratio.keys), dtype=float)).total()
             boot = bootstrap_means(state, k, self.k)
             out |= {
                 f"consistency{suffix}": counts.consistency(),
                 f"ties{suffix}": counts.f_only + counts.g_only + counts.both_tied,
                 f"pair_counts{suffix}": counts._asdict(),
-                f"intervals{suffix}": intervals(ratio, boot, self.confidence_level),
+                f"intervals{suffix}": intervals(ratio_total(state, k), boot, self.confidence_level),
             }
             per_k[f"k{suffix}"] = np.asarray(k(per_k["K"]), dtype=float)
             per_k[f"mean_ratio{suffix}"] = per_k["mean"] / per_k[f"k{suffix}"]
@@ -498,6 +492,11 @@ def fit_k(per_k: dict) -> KFit | None:
     )
 
 
+def ratio_total(state: KRatioState, k: Callable) -> Moments:
+    """The moments of tMCC/(k(K)·CEN) over every K: each K's moments of the ratio over k(K)."""
+    return state.ratio.scaled(1.0 / np.asarray(k(state.ratio.keys), dtype=float)).total()
+
+
 def bootstrap_means(state: KRatioState, k: Callable, center: Callable):
     """Resampled count, mean and SD of tMCC/(k(K)·CEN), from the per-K Poisson bootstraps.
 
@@ -539,13 +538,10 @@ def intervals(moments: Moments, boot, confidence_level: float) -> dict:
     """
     n_star, mean_star, sd_star = boot
     out: dict = {"student": None, "percentile": None, "bca": None}
-    reasons = []
     if moments.n < 2:
-        reasons.append(f"{moments.n} value(s): a mean needs two for an interval")
-    elif len(mean_star) < minimum_resamples(confidence_level):
-        reasons.append(f"{len(mean_star)} usable resamples, too few for the tails")
-    if reasons:
-        return out | {"undefined": "; ".join(reasons)}
+        return out | {"undefined": f"{moments.n} value(s): a mean needs two for an interval"}
+    if len(mean_star) < minimum_resamples(confidence_level):
+        return out | {"undefined": f"{len(mean_star)} usable resamples, too few for the tails"}
     mean = float(moments.mean[0])
     m2, m3 = float(moments.comoment[0, 0]), float(moments.third[0])
     alpha = (1 - confidence_level) / 2

@@ -109,9 +109,6 @@ CASES = (
 )
 
 
-BY_NAME = {case.name: case for case in CASES}
-
-
 def class_balance(C: np.ndarray) -> np.ndarray:
     """How evenly the samples fall into the true classes: ``H(t / n) / ln K``, in [0, 1].
 

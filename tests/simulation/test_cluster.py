@@ -49,7 +49,8 @@ def test_a_local_cluster_runs_every_chunk_in_its_workers(reference):
 
 @contextmanager
 def cluster(tmp_path, *, workers: int, threads: int = 1, env=None):
-    """A ``dask scheduler`` and ``dask worker`` processes started in ``tmp_path``: its address."""
+    """A ``dask scheduler`` and ``workers`` ``dask worker`` processes started in ``tmp_path``:
+    the scheduler's address."""
     address_file = tmp_path / "scheduler.json"
     env = {**os.environ, **(env or {})}
     env.pop("PYTHONPATH", None)
@@ -81,16 +82,17 @@ def cluster(tmp_path, *, workers: int, threads: int = 1, env=None):
             assert time.monotonic() < deadline, "the scheduler never started"
             time.sleep(0.1)
         time.sleep(0.2)  # the file is written whole before the scheduler listens
-        start(
-            "distributed.cli.dask_worker",
-            "--scheduler-file",
-            str(address_file),
-            "--nworkers",
-            str(workers),
-            "--nthreads",
-            str(threads),
-            "--no-dashboard",
-        )
+        if workers:
+            start(
+                "distributed.cli.dask_worker",
+                "--scheduler-file",
+                str(address_file),
+                "--nworkers",
+                str(workers),
+                "--nthreads",
+                str(threads),
+                "--no-dashboard",
+            )
         yield json.loads(address_file.read_text())["address"]
     finally:
         for process in started:
@@ -208,6 +210,26 @@ def test_an_address_that_is_not_a_dask_scheduler_fails_within_seconds(monkeypatc
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_scheduler_without_workers_fails_within_seconds(tmp_path, monkeypatch):
+    monkeypatch.setattr("cenmcc.simulation.cluster.TIMEOUT", 2.0)
+    done = {}
+
+    def background():
+        try:
+            run(SIM, backend="dask", scheduler=address, quiet=True)
+        except ParallelError as err:
+            done["error"] = str(err)
+
+    with cluster(tmp_path, workers=0) as address:
+        start = time.monotonic()
+        thread = threading.Thread(target=background, daemon=True)
+        thread.start()
+        thread.join(timeout=GUARD)
+        assert not thread.is_alive(), "the run still waits for a worker"
+        assert time.monotonic() - start < 10
+    assert "has no worker" in done["error"]
 
 
 def slow_counts(rng, size):

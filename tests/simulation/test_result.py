@@ -97,8 +97,7 @@ def test_the_tables_hold_every_measure_and_pair(result):
     tables = result.tables()
     assert {row["measure"] for row in tables["measures"]} == {"cen", "mcc", "accuracy", "tmcc"}
     assert {(r["f"], r["g"]) for r in tables["pairs"]} == set(result.pair_names())
-    frames = result.frames()
-    assert list(frames["k_ratio_per_k"]["K"]) == [3, 4, 5]
+    assert [row["K"] for row in tables["k_ratio_per_k"]] == [3, 4, 5]
 
 
 def test_within_k_agreement_pools_the_pairs_of_equal_k_with_standard_errors(result):
