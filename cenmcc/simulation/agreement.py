@@ -534,3 +534,21 @@ def state_bytes(sim) -> int:
     keys, measures = sim.dimensions, len(sim.resolved_measures)
     nbytes = KeyedMoments.nbytes(keys, measures) + 8 * keys * measures  # and the undefined counts
     return nbytes + 8 * sim.histogram_bins**2 * len(sim.resolved_density_pairs)
+
+
+def oriented_pair(summary: dict, f: str, g: str) -> tuple[dict, bool]:
+    """The summary of the pair (f, g) of measures, stored in either order, and whether it is
+    stored as (g, f).
+
+    Raises
+    ------
+    KeyError
+        If the summary has no such pair (the message lists its pairs).
+    """
+    pairs = summary["pairs"]
+    if g in pairs.get(f, {}):
+        return pairs[f][g], False
+    if f in pairs.get(g, {}):
+        return pairs[g][f], True
+    names = [(a, b) for a, row in pairs.items() for b in row]
+    raise KeyError(f"no pair ({f}, {g}) in this run; its pairs: {names}")

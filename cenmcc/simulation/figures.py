@@ -34,7 +34,7 @@ from matplotlib.lines import Line2D
 
 import cenmcc
 
-from .result import oriented_pair
+from .agreement import oriented_pair
 
 #: Width in inches of one journal column (89 mm) and of the full text width (183 mm).
 COLUMN = 3.5

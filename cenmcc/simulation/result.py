@@ -43,6 +43,8 @@ import numpy as np
 from cenmcc.commands.files import save_figures, stored, write_atomic, write_json
 from cenmcc.commands.staging import staged_directory
 
+from .agreement import oriented_pair
+
 
 class Result(NamedTuple):
     """A finished simulation.
@@ -184,24 +186,6 @@ class Result(NamedTuple):
             write_json(stage / "run.json", provenance(self.simulation, call))
             write_json(stage / "timing.json", {"run": self.timing, "machine": _machine()})
         return destination
-
-
-def oriented_pair(summary: dict, f: str, g: str) -> tuple[dict, bool]:
-    """The summary of the pair (f, g) of measures, stored in either order, and whether it is
-    stored as (g, f).
-
-    Raises
-    ------
-    KeyError
-        If the summary has no such pair (the message lists its pairs).
-    """
-    pairs = summary["pairs"]
-    if g in pairs.get(f, {}):
-        return pairs[f][g], False
-    if f in pairs.get(g, {}):
-        return pairs[g][f], True
-    names = [(a, b) for a, row in pairs.items() for b in row]
-    raise KeyError(f"no pair ({f}, {g}) in this run; its pairs: {names}")
 
 
 def describe(sim) -> dict:
