@@ -499,8 +499,8 @@ def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
         sizes = np.array([r.n for r in replicates], dtype=float)
         stats = [r.statistics[f, g] for r in replicates]
         for name in PAIR_COUNT_STATISTICS:
-            overall[name] = _scaled_sd([s[name] for s in stats], sizes.mean(), sim.n_matrices)
-            within[name] = _scaled_sd(
+            overall[name] = batch_means_se([s[name] for s in stats], sizes.mean(), sim.n_matrices)
+            within[name] = batch_means_se(
                 [s["within_k"][name] for s in stats], sizes.mean(), sim.n_matrices
             )
         terms = [r.within_k_terms[f, g] for r in replicates if (f, g) in r.within_k_terms]
@@ -513,14 +513,15 @@ def _replicate_errors(sim, replicates, f: str, g: str, n_by_k: dict) -> dict:
                 continue
             m_k = float(np.mean([r.n_by_k[k] for r in rows]))
             by_k[k] = {
-                name: _scaled_sd([r.statistics[f, g]["by_k"][k][name] for r in rows], m_k, n_k)
+                name: batch_means_se([r.statistics[f, g]["by_k"][k][name] for r in rows], m_k, n_k)
                 for name in PAIR_COUNT_STATISTICS
             }
     return {"overall": overall, "within_k": within, "by_k": by_k}
 
 
-def _scaled_sd(values, m: float, n: float) -> float:
-    """SD of the finite replicate values (each of m matrices) scaled to a run of n matrices."""
+def batch_means_se(values, m: float, n: float) -> float:
+    """Batch-means SE at n matrices: the SD of the finite replicate values (each of m
+    matrices) times ``sqrt(m / n)`` (Schmeiser 1982); NaN with fewer than two."""
     v = np.asarray(values, dtype=float)
     v = v[np.isfinite(v)]
     if v.size < 2:

@@ -41,7 +41,7 @@ import numpy as np
 
 import cenmcc
 
-from .agreement import pair_count_statistics
+from .agreement import batch_means_se, pair_count_statistics
 from .streaming import (
     Histogram2D,
     KeyedMoments,
@@ -361,7 +361,12 @@ class KRatio:
             }
             per_k[f"k{suffix}"] = np.asarray(k(per_k["K"]), dtype=float)
             per_k[f"mean_ratio{suffix}"] = per_k["mean"] / per_k[f"k{suffix}"]
-        out["consistency_se"] = _replicate_se(state.replicates, run.simulation.n_matrices)
+        reps = state.replicates
+        out["consistency_se"] = batch_means_se(
+            [r["consistency"] for r in reps],
+            sum(r["n"] for r in reps) / len(reps) if reps else math.nan,
+            run.simulation.n_matrices,
+        )
         out["per_k"] = {name: column.tolist() for name, column in per_k.items()}
         out["bootstrap"] = {
             "n_resamples": self.n_resamples,
@@ -377,16 +382,6 @@ class KRatio:
             ),
         }
         return out
-
-
-def _replicate_se(replicates, n: int) -> float:
-    """Batch-means SE of the consistency at n matrices, from the replicate chunks."""
-    values = np.array([r["consistency"] for r in replicates], dtype=float)
-    values = values[np.isfinite(values)]
-    if values.size < 2:
-        return math.nan
-    m = float(np.mean([r["n"] for r in replicates]))
-    return float(np.std(values, ddof=1) * math.sqrt(m / n))
 
 
 def minimum_resamples(confidence_level: float) -> int:
