@@ -19,6 +19,7 @@ from .settings import (
     RECALL,
     RESAMPLES,
     SPEED_MEASURES,
+    TIE,
     population,
 )
 
@@ -48,7 +49,7 @@ def cell(K, n, balance, classifier, test_sets, seed) -> list[dict]:
         for name, r in by_measure.items():
             low, high = r.confidence_interval
             value = float(truth[name])
-            covered = (low <= value) & (value <= high)
+            covered = (low <= value + TIE) & (value - TIE <= high)
             share = covered.mean()
             rows.append(
                 {

@@ -34,6 +34,13 @@ CLOSED_FORMS = {"accuracy": "wilson", "cohen_kappa": "fce", "micro_mcc": "wilson
 LEVEL = 0.95
 
 
+#: An interval whose end is within this of the population's value contains it: a bootstrap
+#: interval's ends are often values of the measure on the test set's lattice (``c / n`` for
+#: the accuracy), equal in exact arithmetic to a population value that summing ``P`` in floats
+#: puts 1e-16 off (the accuracy 0.9 of an imbalanced population is 0.9000000000000001).
+TIE = 1e-9
+
+
 #: Coverage below this is flagged.
 FLAG = 0.93
 
