@@ -20,10 +20,10 @@ of this grid it equals the MCC and the micro MCC.
 
 The bootstrap methods use B = 999 resamples here (the library's default is 9,999): coverage
 depends little on B, the cost linearly. The default grid is reduced (277 s measured on one core
-of a shared machine with six measures; 244 s with eight and ``--jobs 2`` on two shared cores);
-``--full`` runs the issue's grid (K = 2, 3, 5, 10; n = 50, 200, 1,000, 5,000), about half an
-hour on one core (the two new measures add 3 to 14% per cell, measured), the committed table
-with ``--jobs 16`` (``--jobs`` spreads the cells over processes).
+of a shared machine with six measures; 152 to 244 s with eight and ``--jobs 2`` on two shared
+cores); ``--full`` runs the issue's grid (K = 2, 3, 5, 10; n = 50, 200, 1,000, 5,000), about
+half an hour on one core (the two new measures add 3 to 14% per cell, measured), the committed
+table with ``--jobs 16`` (``--jobs`` spreads the cells over processes).
 
 ``--speed`` instead times BCa intervals of eight measures (:data:`.settings.SPEED_MEASURES`,
 not the grid's eight) of one 10-class matrix of 10,000 items with 10,000 resamples on one core,
