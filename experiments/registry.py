@@ -323,15 +323,18 @@ EXPERIMENTS = (
         module="experiments.coverage.command",
         folder="coverage",
         options=("seed", "output"),
-        summary="coverage of the confidence intervals (level 0.95) of six measures, by method",
+        summary="coverage of the confidence intervals (level 0.95) of eight measures, by method",
         description="Draws 2,000 test sets from each population of a grid (K classes, "
         "balanced or imbalanced classes, a good or a poor classifier, n items) and counts the "
-        "intervals (level 0.95) of MCC, CEN, kappa, accuracy, balanced accuracy and macro F1 (BCa, "
-        "percentile, delta, Wilson, Fleiss-Cohen-Everitt; bootstrap with 999 resamples) that "
-        "contain the population's value; cells below 0.93 are flagged. The default is a "
-        "reduced grid (K = 2, 3; n = 50, 200, 1,000; about 5 minutes); --full runs K = 2, 3, "
-        "5, 10 and n up to 5,000 (estimated half an hour or more on one core). --speed "
-        "times BCa of 8 measures against scikit-learn instead.",
+        "intervals (level 0.95) of MCC, CEN, kappa, accuracy, balanced accuracy, macro F1 and "
+        "the macro and micro MCC (BCa, percentile and delta for each; Wilson for accuracy and "
+        "the micro MCC, Fleiss-Cohen-Everitt for kappa; bootstrap with 999 resamples) that "
+        "contain the population's value; cells (a measure, a method, a population) below 0.93 "
+        "are flagged. The default is a reduced grid (K = 2, 3; n = 50, 200, 1,000; 648 cells; "
+        "about 5 minutes on one core); --full runs K = 2, 3, 5, 10 and n up to 5,000 (1,728 "
+        "cells; about half an hour on one core). "
+        "--speed times BCa of 8 measures (the first six, t-MCC and macro precision) against "
+        "scikit-learn instead.",
         outputs="coverage.csv, coverage.md, coverage.png and summary.json, or with --speed "
         "speed.csv and speed.md (each run keeps the tables it does not write)",
         figures=(

@@ -64,8 +64,8 @@ def macro_mcc_gradient(C) -> np.ndarray:
         da = 1 / D
         dx = -y / D - phi * (1 - 2 * x) / (2 * x * (1 - x))
         dy = -x / D - phi * (1 - 2 * y) / (2 * y * (1 - y))
-    eye = np.eye(K)
-    g = da[..., :, None] * eye + dx[..., :, None] + dy[..., None, :]  # (i, j): [i=j] da_i + ...
+        eye = np.eye(K)  # inf * 0 where a class is 0/0: NaN, as the docstring of the module says
+        g = da[..., :, None] * eye + dx[..., :, None] + dy[..., None, :]  # (i, j): [i=j] da_i + ...
     return g / K
 
 

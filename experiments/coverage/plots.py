@@ -43,14 +43,14 @@ def coverage_markdown(table: pd.DataFrame, command: str) -> str:
 
 
 #: Every method of the table, each with its own colour and marker in every panel.
-ALL_METHODS = (*METHODS, *CLOSED_FORMS.values())
+ALL_METHODS = (*METHODS, *dict.fromkeys(CLOSED_FORMS.values()))
 MARKERS = ("o", "s", "^", "D", "v")
 
 
 def plot(table: pd.DataFrame):
     """Coverage against n, one panel per measure, one marker per method."""
     with style():
-        fig, axes = subplots(2, 3, width=PAGE / 3, height=2.2, sharex=True, sharey=True)
+        fig, axes = subplots(2, 4, width=PAGE / 4, height=2.2, sharex=True, sharey=True)
         for ax, name in zip(axes.ravel(), MEASURES, strict=True):
             sub = table[table["measure"] == name]
             for method, part in sub.groupby("method"):

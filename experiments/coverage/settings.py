@@ -4,17 +4,41 @@ from __future__ import annotations
 
 import numpy as np
 
-MEASURES = ("mcc", "cen", "cohen_kappa", "accuracy", "balanced_accuracy", "f1_macro")
+MEASURES = (
+    "mcc",
+    "cen",
+    "cohen_kappa",
+    "accuracy",
+    "balanced_accuracy",
+    "f1_macro",
+    "macro_mcc",
+    "micro_mcc",
+)
+
+
+#: The eight measures that ``--speed`` times (the grid's first six, the t-MCC and the macro
+#: precision): fixed, so that the grid's new measures do not change the committed speed table.
+SPEED_MEASURES = (*MEASURES[:6], "tmcc", "precision_macro")
 
 
 #: Methods for every measure, and the closed forms of some.
 METHODS = ("bca", "percentile", "delta")
 
 
-CLOSED_FORMS = {"accuracy": "wilson", "cohen_kappa": "fce"}
+#: The closed form of each measure that has one, by measure: Wilson's interval of the accuracy,
+#: and of the micro MCC (the accuracy's, mapped through ``(K acc - 1) / (K - 1)``); Fleiss,
+#: Cohen & Everitt's variance of kappa.
+CLOSED_FORMS = {"accuracy": "wilson", "cohen_kappa": "fce", "micro_mcc": "wilson"}
 
 
 LEVEL = 0.95
+
+
+#: An interval whose end is within this of the population's value contains it: a bootstrap
+#: interval's ends are often values of the measure on the test set's lattice (``c / n`` for
+#: the accuracy), equal in exact arithmetic to a population value that summing ``P`` in floats
+#: puts 1e-16 off (the accuracy 0.9 of an imbalanced population is 0.9000000000000001).
+TIE = 1e-9
 
 
 #: Coverage below this is flagged.
