@@ -9,7 +9,7 @@ of 1 - 10⁻⁷ with no ties, and a mean ratio tMCC/(k·CEN) of 1.000508 with th
 Student interval (1.000328, 1.000711).
 
 This module is the papers' generator (:class:`Config`, :class:`PaperGenerator`) on the
-streaming engine of :mod:`cenmcc.simulation.engine`: chunks drawn from their own streams,
+streaming engine of :mod:`cenmcc.simulation`: chunks drawn from their own streams,
 reduced in the workers to mergeable statistics, bit-identical for any number of workers and
 any backend, memory flat in n but for 28 bytes a matrix (and 38 more while the exact pair
 counts run).
