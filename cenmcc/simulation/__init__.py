@@ -50,11 +50,12 @@ from .papers import PaperGenerator
 from .parallel import ParallelError
 from .plan import Simulation
 from .result import Result
-from .studies import ChunkData, KRatio, Study
+from .studies import ChunkData, Footprint, KRatio, Study
 
 __all__ = [
     "ChunkData",
     "DirichletClassifier",
+    "Footprint",
     "KRatio",
     "PaperGenerator",
     "ParallelError",
