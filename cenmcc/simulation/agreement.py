@@ -376,7 +376,6 @@ def statistics(sim, state: State) -> dict:
     measures = sim.resolved_measures
     names = [m.name for m in measures]
     index = {n: i for i, n in enumerate(names)}
-    better = {m.name: m.greater_is_better for m in measures}
     keys = state.moments.keys.tolist()
     total, per_k = state.moments.total(), state.moments.moments
     mean, sd = _described(total, state.exponents)
@@ -400,7 +399,7 @@ def statistics(sim, state: State) -> dict:
     }
     for f, g in sim.resolved_pairs:
         i, j = index[f], index[g]
-        sign = 1.0 if better[f] == better[g] else -1.0
+        sign = 1.0 if sim.same_direction(f, g) else -1.0
         both, every, a, b = total, per_k, i, j
         if (i, j) in state.defined:  # over the matrices where both are defined
             moments, a, b = state.defined[i, j], 0, 1
