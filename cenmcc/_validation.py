@@ -168,12 +168,35 @@ def check_counts(C, *, name: str = "C", copy: bool = True) -> tuple[np.ndarray, 
             raise ValueError(f"{name} must be non-negative, found {C[idx]} at index {idx}")
         top = np.abs(C).view(np.uint64).max()  # only negative zeros: harmless
     hi = top.view(C.dtype).item()
-    if not floating and hi > np.iinfo(np.int64).max // (K * K):
-        # Sums of K*K cells must stay exact in int64.
-        raise ValueError(
-            f"{name} holds a count of {hi}, too large to sum {K}x{K} cells exactly in int64"
-        )
+    if not floating:
+        _check_int64_sums(hi, K, name)
     return C, hi
+
+
+def _check_int64_sums(largest: int, K: int, name: str, why: str = "") -> None:
+    """Refuse integer counts whose sums of K*K cells could overflow int64."""
+    if largest > np.iinfo(np.int64).max // (K * K):
+        raise ValueError(
+            f"{name} holds a count of {largest}, too large to sum {K}x{K} cells exactly in "
+            f"int64{why}"
+        )
+
+
+def as_items(C: np.ndarray, *, name: str) -> np.ndarray:
+    """Counts validated by :func:`check_counts` as ``int64`` numbers of items, for resampling.
+
+    Resampling (:func:`cenmcc.confidence_interval`) draws items one by one, as integers: float
+    counts must be whole numbers, and are held to the limit of integer counts (every cell at
+    most ``(2**63 - 1) // K**2``) before they are converted, which would overflow beyond it.
+    """
+    if C.dtype.kind != "f":
+        return C
+    why = ": resampling draws items, counted as integers"
+    if not np.array_equal(C, np.round(C)):
+        raise ValueError(f"{name} must be whole numbers (one item per count){why}")
+    if C.size:
+        _check_int64_sums(int(C.max()), C.shape[-1], name, why)
+    return C.astype(np.int64)
 
 
 def check_nonempty(

@@ -60,8 +60,10 @@ def confidence_interval(
     Parameters
     ----------
     counts : array_like, shape (..., K, K)
-        Confusion matrices of whole-number counts (one item per count), rows = true class.
-        Labels go through :func:`cenmcc.confusion_matrix` first.
+        Confusion matrices of whole-number counts (one item per count), rows = true class,
+        integers or floats, every cell at most ``(2**63 - 1) // K**2`` (items are counted in
+        int64, as integer counts are by the metrics). Labels go through
+        :func:`cenmcc.confusion_matrix` first.
     measure : str, Measure, callable, or a sequence of them
         A name of :data:`cenmcc.MEASURES`, a :class:`cenmcc.Measure`, or a function of counts
         (a cenmcc function is matched to its entry of :data:`cenmcc.MEASURES`). A sequence
@@ -94,9 +96,10 @@ def confidence_interval(
     ------
     ValueError
         A level outside (0, 1), an unknown method, fewer than 2 resamples or too few for the
-        level, counts that are not whole numbers, a matrix of fewer than 2 items for BCa, a
-        closed form asked for another measure, a measure with no gradient for ``"delta"``,
-        per-class recall or precision asked for with another method than ``"wilson"``.
+        level, counts that are not whole numbers or beyond that limit, a matrix of fewer than 2
+        items for BCa, a closed form asked for another measure, a measure with no gradient for
+        ``"delta"``, per-class recall or precision asked for with another method than
+        ``"wilson"``.
     TypeError
         A measure that is neither a name, a Measure nor a callable.
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._marginals import Counts
+from .._validation import as_items
 from ..registry import MEASURES, Measure, measure_named
 
 
@@ -77,11 +78,5 @@ def _one(measure) -> Measure:
 
 def whole_counts(counts) -> tuple[np.ndarray, tuple]:
     """Validated counts as an int64 stack ``(M, K, K)`` and the stack's shape."""
-    C = Counts(counts, name="counts").C
-    if C.dtype.kind == "f":
-        if not np.array_equal(C, np.round(C)):
-            raise ValueError(
-                "counts must be whole numbers (one item per count): intervals resample items"
-            )
-        C = C.astype(np.int64)
+    C = as_items(Counts(counts, name="counts").C, name="counts")
     return C.reshape(-1, *C.shape[-2:]), C.shape[:-2]

@@ -135,6 +135,42 @@ def test_counts_up_to_1e12_are_exact_enough(scale):
     assert cenmcc.tmcc(C) > 0
 
 
+#: Float counts at and beyond int64: each matrix is the small one below times a power of two.
+SMALL = np.array([[8.0, 2.0], [1.0, 4.0]])
+HUGE = [SMALL * 2.0**60, SMALL * 2.0**61, SMALL * 2.0**1000]
+
+
+@pytest.mark.parametrize("C", HUGE, ids=["2^63", "2^64", "2^1003"])
+def test_float_counts_beyond_int64_are_accepted_by_the_metrics(C):
+    # Any finite non-negative float counts are accepted (cenmcc's docstring); every measure of
+    # whole matrices is invariant to scaling by a power of two, which is exact.
+    assert cenmcc.mcc(C) == cenmcc.mcc(SMALL)
+    every = cenmcc.measures(C, list(cenmcc.MEASURES))
+    assert every == cenmcc.measures(SMALL, list(cenmcc.MEASURES))
+
+
+@pytest.mark.parametrize("C", HUGE, ids=["2^63", "2^64", "2^1003"])
+@pytest.mark.parametrize("method", ["bca", "percentile", "delta", "wilson"])
+def test_float_counts_beyond_int64_are_refused_by_intervals_for_what_they_are(C, method):
+    # An interval draws items, counted as int64: float counts are held to the limit of integer
+    # counts, (2**63 - 1) // K**2 a cell, and the message says so (it said "at least 2 items"
+    # or "non-negative, found -9223372036854775808" after an overflowing conversion).
+    too_large = rf"holds a count of {int(C.max())}, too large to sum 2x2 cells exactly in int64"
+    with pytest.raises(ValueError, match=too_large + ": resampling draws items"):
+        cenmcc.confidence_interval(C, "accuracy", method=method, n_resamples=99)
+
+
+def test_float_counts_of_items_up_to_the_integer_limit_are_resampled_as_integers():
+    limit = (2**63 - 1) // 4  # a 2x2 cell, as for integer counts
+    largest = np.nextafter(float(limit), 0)  # the largest float at most the limit
+    C = np.array([[largest, 3.0], [1.0, 2.0]])
+    as_int = np.array([[int(largest), 3], [1, 2]])
+    r = cenmcc.confidence_interval(C, "accuracy", method="percentile", random_state=0)
+    assert r == cenmcc.confidence_interval(as_int, "accuracy", method="percentile", random_state=0)
+    with pytest.raises(ValueError, match=f"holds a count of {limit + 1}, too large"):
+        cenmcc.confidence_interval(np.array([[float(limit), 0], [0, 1]]), "accuracy")
+
+
 def _exact_mcc_and_kappa(C) -> tuple[float, float]:
     """MCC and kappa from Python integers: exact up to the final rounding."""
     from fractions import Fraction
