@@ -12,6 +12,8 @@ leaves the previous ones.
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -37,6 +39,29 @@ them all, then runs this); a missing one is named with the command that writes i
 --run-missing runs it first. The claims of the blog tutorial's R code need R and pROC (apt-get
 install --no-install-recommends r-base-core r-cran-proc); without them those six claims are not
 checkable."""
+
+
+def program(text: str) -> str:
+    """A program to run: the path of an executable file, or a name on the PATH; its path.
+
+    Anything else is refused (status 2) naming it, before any claim is checked: R's records
+    would otherwise be "not checkable", as if R were not installed.
+    """
+    found = shutil.which(text) if text else None
+    if found is not None:
+        return found
+    path = Path(text)
+    if not text:
+        raise argparse.ArgumentTypeError("expected a program, got an empty path")
+    if os.sep not in text:  # a name, looked for on the PATH only, as subprocess does
+        reason = "is not a program on the PATH (a file elsewhere needs its path, ./NAME here)"
+    elif not path.exists():
+        reason = "does not exist"
+    elif path.is_dir():
+        reason = "is a directory, not a program"
+    else:
+        reason = "is not executable"
+    raise argparse.ArgumentTypeError(f"{text} {reason}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,9 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--rscript",
+        type=program,
         default=tutorial_r.rscript,
-        help="the Rscript that runs the blog tutorial's R code (default: Rscript on the PATH, "
-        f"{tutorial_r.rscript or 'none found'})",
+        metavar="PROGRAM",
+        help="the Rscript that runs the blog tutorial's R code: a path, or a name on the PATH "
+        f"(default: Rscript on the PATH, {tutorial_r.rscript or 'none found'})",
     )
     parser.add_argument(
         "--no-r",

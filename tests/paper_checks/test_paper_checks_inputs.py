@@ -449,3 +449,38 @@ def test_a_report_folder_is_written_whole_and_replaced_by_the_next_run(tmp_path,
         assert sorted(p.name for p in out.iterdir()) == [MARKER, "REPORT.md", "results.json"]
         assert len(json.loads((out / "results.json").read_text())["records"]) == len(records)
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_an_rscript_that_is_not_a_program_is_refused_before_any_check(
+    tmp_path, monkeypatch, capsys
+):
+    def no_check(*args, **kwargs):
+        raise AssertionError("a claim was checked")
+
+    monkeypatch.setattr(report, "run_records", no_check)
+    not_executable = tmp_path / "Rscript.txt"
+    not_executable.write_text("")
+    not_executable.chmod(0o644)
+    out = tmp_path / "out"
+    for given, reason in (
+        (tmp_path / "no" / "Rscript", "does not exist"),
+        (tmp_path, "is a directory, not a program"),
+        (not_executable, "is not executable"),
+        ("no-such-Rscript", "is not a program on the PATH"),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            paper_checks_main.main(["--rscript", str(given), "--out", str(out)])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert f"error: argument --rscript: {given} {reason}" in err
+        assert not out.exists()
+
+
+def test_an_rscript_is_a_path_or_a_name_on_the_path(tmp_path, monkeypatch):
+    fake = tmp_path / "Rscript"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    parser = paper_checks_main.build_parser()
+    assert parser.parse_args(["--rscript", str(fake)]).rscript == str(fake)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert parser.parse_args(["--rscript", "Rscript"]).rscript == str(fake)
