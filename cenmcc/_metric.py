@@ -15,6 +15,7 @@ import dataclasses
 import functools
 import inspect
 import math
+import warnings
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -22,6 +23,8 @@ import numpy as np
 
 from ._marginals import Counts
 from ._undefined import warn_undefined
+from ._validation import real_array
+from .exceptions import UndefinedMetricWarning
 
 #: ``Measure.undefined`` of a measure whose undefined values are left out of the statistics.
 OMIT = "omit"
@@ -157,6 +160,22 @@ class Measure:
                     f"{OMIT!r} or None, got {self.undefined!r}"
                 )
             object.__setattr__(self, "undefined", float(self.undefined))
+
+    def __call__(self, C):
+        """The measure of counts ``C``, shape ``(..., K, K)``: values of shape ``(...)``.
+
+        The path of :func:`cenmcc.measures` (``cenmcc.measures(C, [self])[self.name]``): ``C``
+        validated, NaN replaced as :attr:`undefined` declares, at most one
+        ``UndefinedMetricWarning``. ``C`` may be a :class:`cenmcc.Counts`.
+
+        Examples
+        --------
+        >>> import cenmcc
+        >>> round(float(cenmcc.MEASURES["f1_macro"]([[5, 1], [2, 6]])), 4)
+        0.7846
+        """
+        values, _ = evaluate_measures(C, [self], count_undefined=False)
+        return values[self.name]
 
     @property
     def omits(self) -> bool:
@@ -333,6 +352,66 @@ def evaluate(C, calls) -> list[Evaluated]:
         _join(part, m.stack_shape, definition, options.get("zero_division", definition.fill))
         for (definition, options), part in zip(bound, parts, strict=True)
     ]
+
+
+def evaluate_measures(C, chosen: list[Measure], *, count_undefined: bool) -> tuple[dict, dict]:
+    """The values of the measures ``chosen`` on one stack, and their 0/0 counts, by name.
+
+    The path of :func:`cenmcc.measures` and of a :class:`Measure` called on counts: the stack
+    is validated once (unless a :class:`Counts`); the metrics of cenmcc among the measures are
+    evaluated together on its blocks (:func:`evaluate`), a user's measure on the validated
+    counts (:func:`call_user_measure`), its NaN replaced as it declares. Without
+    ``count_undefined`` each measure emits at most one ``UndefinedMetricWarning``; with it,
+    none, and its count is returned. Every measure's values must have the stack's shape.
+    """
+    m = as_counts(C)
+    blockwise = {x.name: metric_call(x.function) for x in chosen}
+    blockwise = {name: call for name, call in blockwise.items() if call is not None}
+    results = dict(zip(blockwise, evaluate(m, list(blockwise.values())), strict=True))
+    values, undefined = {}, {}
+    for measure in chosen:
+        if measure.name in results:
+            result = results[measure.name]
+            if not count_undefined:
+                result.warn()
+            values[measure.name], undefined[measure.name] = result.values, result.undefined
+        else:
+            values[measure.name], undefined[measure.name] = _user_values(
+                measure, m, count_undefined
+            )
+        if np.shape(values[measure.name]) != m.stack_shape:
+            raise ValueError(
+                f"measure {measure.name!r} returned shape {np.shape(values[measure.name])}; a "
+                f"measure returns one value per matrix, shape {m.stack_shape}"
+            )
+    return values, undefined
+
+
+def _user_values(measure: Measure, m: Counts, count_undefined: bool) -> tuple[np.ndarray, int]:
+    """A user's measure's values on the validated counts (given as a read-only ndarray), its
+    NaN replaced as it declares (:meth:`Measure.filled`), and its counted 0/0 values."""
+    if count_undefined:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UndefinedMetricWarning)
+            values = call_user_measure(measure, m.C)
+        n_undefined = 0
+        for w in caught:
+            if issubclass(w.category, UndefinedMetricWarning):
+                n_undefined += getattr(w.message, "count", 1)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    else:
+        values, n_undefined = call_user_measure(measure, m.C), 0
+    values = real_array(values, name=f"the values of measure {measure.name!r}")
+    values, filled = measure.filled(values)
+    if filled and not count_undefined:
+        fill = (
+            "NaN (left out: its Measure.undefined is 'omit')"
+            if measure.omits
+            else measure.undefined
+        )
+        warn_undefined(filled, values.size, measure.label, fill)
+    return values[()] if values.ndim == 0 else values, n_undefined + filled
 
 
 def _bind(metric: Callable, args: tuple, kwargs: dict) -> tuple[Definition, dict]:

@@ -26,19 +26,13 @@ from __future__ import annotations
 
 import functools
 import types
-import warnings
 from collections.abc import Iterable, Mapping
 
-import numpy as np
-
-from ._metric import Measure, as_counts, call_user_measure, evaluate, metric_call, takes_counts
-from ._undefined import warn_undefined
-from ._validation import real_array
+from ._metric import Measure, evaluate_measures, takes_counts
 from .accuracy import accuracy, balanced_accuracy, balanced_accuracy_weighted
 from .confusion import confusion_matrix
 from .correlation import cohen_kappa, correlation_distance, macro_mcc, mcc, micro_mcc
 from .entropy import cen, mcen
-from .exceptions import UndefinedMetricWarning
 from .fscore import f1_of_macro_averages, f1_score, precision, recall
 from .informedness import informedness, markedness, symmetric_balanced_accuracy
 from .tmcc import tmcc
@@ -134,25 +128,7 @@ def measures(C, names=None, *, count_undefined: bool = False):
     >>> values["mcc"].tolist(), undefined
     ([0.0, 0.5], {'mcc': 1, 'accuracy': 0})
     """
-    chosen = _chosen(names)
-    m = as_counts(C)
-    blockwise = {x.name: metric_call(x.function) for x in chosen}
-    blockwise = {name: call for name, call in blockwise.items() if call is not None}
-    results = dict(zip(blockwise, evaluate(m, list(blockwise.values())), strict=True))
-    values, undefined = {}, {}
-    for measure in chosen:
-        if measure.name in results:
-            result = results[measure.name]
-            if not count_undefined:
-                result.warn()
-            values[measure.name], undefined[measure.name] = result.values, result.undefined
-        else:
-            values[measure.name], undefined[measure.name] = _call(measure, m, count_undefined)
-        if np.shape(values[measure.name]) != m.stack_shape:
-            raise ValueError(
-                f"measure {measure.name!r} returned shape {np.shape(values[measure.name])}; a "
-                f"measure returns one value per matrix, shape {m.stack_shape}"
-            )
+    values, undefined = evaluate_measures(C, _chosen(names), count_undefined=count_undefined)
     return (values, undefined) if count_undefined else values
 
 
@@ -223,30 +199,3 @@ def _chosen(names) -> list[Measure]:
             raise ValueError(f"measure {measure.name!r} is asked for twice")
         seen.add(measure.name)
     return chosen
-
-
-def _call(measure: Measure, m, count_undefined: bool) -> tuple[np.ndarray, int]:
-    """A user's measure's values on the validated counts (given as a read-only ndarray), its
-    NaN replaced as it declares (:meth:`Measure.filled`), and its counted 0/0 values."""
-    if count_undefined:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", UndefinedMetricWarning)
-            values = call_user_measure(measure, m.C)
-        n_undefined = 0
-        for w in caught:
-            if issubclass(w.category, UndefinedMetricWarning):
-                n_undefined += getattr(w.message, "count", 1)
-            else:
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    else:
-        values, n_undefined = call_user_measure(measure, m.C), 0
-    values = real_array(values, name=f"the values of measure {measure.name!r}")
-    values, filled = measure.filled(values)
-    if filled and not count_undefined:
-        fill = (
-            "NaN (left out: its Measure.undefined is 'omit')"
-            if measure.omits
-            else measure.undefined
-        )
-        warn_undefined(filled, values.size, measure.label, fill)
-    return values[()] if values.ndim == 0 else values, n_undefined + filled

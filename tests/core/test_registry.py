@@ -85,6 +85,42 @@ def test_values_are_the_functions_bit_for_bit(stack, kind, tiny_blocks):
 
 
 @pytest.mark.parametrize("kind", ["int", "float"])
+@pytest.mark.parametrize("name", list(cenmcc.MEASURES))
+def test_a_measure_called_on_counts_is_its_function(stack, kind, name):
+    # MEASURES["f1_macro"](C) raised "'Measure' object is not callable" (issue 45, item 26).
+    measure = cenmcc.MEASURES[name]
+    C = stack[kind]
+    alone, caught = _recorded(lambda: measure.function(C))
+    called, called_caught = _recorded(lambda: measure(C))
+    np.testing.assert_array_equal(called, alone, strict=True)
+    assert called.shape == C.shape[:-2]
+    assert [str(w.message) for w in called_caught] == [str(w.message) for w in caught]
+    one = [[5, 1, 0], [2, 6, 1], [0, 1, 7]]
+    assert measure(one) == measure.function(one)
+    assert np.ndim(measure(one)) == 0
+    of_counts, _ = _recorded(lambda: measure(cenmcc.Counts(C[0])))
+    np.testing.assert_array_equal(of_counts, alone[0], strict=True)
+    with pytest.raises(ValueError, match="must be non-negative"):
+        measure(-C)
+
+
+def test_a_user_measure_called_on_counts_fills_and_warns_as_measures_does(stack):
+    def precision_0(C):
+        return C[..., 0, 0] / C[..., :, 0].sum(axis=-1)
+
+    C = stack["int"]
+    for undefined in (0.0, "omit"):
+        mine = cenmcc.Measure("p0", precision_0, True, bounds=(0.0, 1.0), undefined=undefined)
+        called, caught = _recorded(lambda mine=mine: mine(C))
+        expected, expected_caught = _recorded(lambda mine=mine: cenmcc.measures(C, [mine]))
+        np.testing.assert_array_equal(called, expected["p0"], strict=True)
+        assert len(caught) == 1
+        assert str(caught[0].message) == str(expected_caught[0].message)
+    with np.errstate(invalid="ignore"), pytest.raises(ValueError, match="must be finite"):
+        cenmcc.Measure("p0", precision_0, True)(C)
+
+
+@pytest.mark.parametrize("kind", ["int", "float"])
 def test_undefined_counts_are_the_warnings_counts(stack, kind):
     C = stack[kind]
     with warnings.catch_warnings():
