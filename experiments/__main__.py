@@ -45,7 +45,7 @@ from cenmcc.commands.staging import staged_directory
 
 from .paths import FIGURES, REPO_ROOT
 from .registry import EXPERIMENTS, TIMING, Computed
-from .rerun import rerun_line
+from .rerun import rerun_line, settle
 
 PROG = "python -m experiments"
 
@@ -63,7 +63,10 @@ ALL_DESCRIPTION = """Run every experiment at the papers' settings, in order (ran
 protocol, discriminancy, binary, families, agreement), then the paper checks, which write
 paper_checks/REPORT.md, paper_checks/results.json, the results section of README.md and
 figures/README.md (with --out, DIR/paper_checks/ and neither README). A little over a minute on
-two cores. The options below are passed on to the experiments that take them."""
+two cores. The last line says whether the results match the committed ones, every stored
+number within a stated tolerance (last-digit differences between machines); a file that
+matches keeps its committed bytes, one that does not is kept as written and its numbers that
+differ are named. The options below are passed on to the experiments that take them."""
 
 #: Options of ``all`` passed on to the experiments that take them.
 PASSED_ON = ("seed", "jobs", "backend", "scheduler")
@@ -241,26 +244,28 @@ def run_checks(out: Path | None) -> int:
         raise
 
 
-def written_files(steps, out: Path | None) -> list[tuple[Path, str]]:
-    """Each file ``all`` wrote, with the path of its committed counterpart in the clone.
+def step_files(step: argparse.Namespace) -> list[tuple[Path, str]]:
+    """Each file an experiment of ``all`` wrote, with the path of its committed counterpart in
+    the clone: ``figures/<folder>/<name>`` (``<out>/<folder>/<name>`` stands for it)."""
+    folder = destination(step)
+    return [
+        (path, f"figures/{step.experiment.folder}/{path.relative_to(folder).as_posix()}")
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    ]
 
-    With ``--out``, ``<out>/<folder>/<name>`` stands for ``figures/<folder>/<name>`` and
-    ``<out>/paper_checks/<name>`` for ``paper_checks/<name>``; without it, every file is its own
-    counterpart, the two READMEs included.
+
+def check_files(out: Path | None) -> list[tuple[Path, str]]:
+    """Each file the paper checks of ``all`` wrote, with its committed counterpart.
+
+    With ``--out``, ``<out>/paper_checks/<name>`` stands for ``paper_checks/<name>``; without
+    it, every file is its own counterpart, the two READMEs included.
     """
     report = out / "paper_checks" if out else REPO_ROOT / "paper_checks"
-    names = ["REPORT.md", "results.json"]
-    pairs = [(report / name, f"paper_checks/{name}") for name in names]
+    pairs = [(report / name, f"paper_checks/{name}") for name in ("REPORT.md", "results.json")]
     if out is None:
         pairs.append((REPO_ROOT / "README.md", "README.md"))
         pairs.append((FIGURES / "README.md", "figures/README.md"))
-    for step, _ in steps:
-        folder = destination(step)
-        pairs += [
-            (path, f"figures/{step.experiment.folder}/{path.relative_to(folder).as_posix()}")
-            for path in sorted(folder.rglob("*"))
-            if path.is_file()
-        ]
     return pairs
 
 
@@ -268,24 +273,30 @@ def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Run every experiment ``all`` runs, then the paper checks; the first failing status.
 
     With ``--out``, every output (figures, summaries and the checks' report) goes under it
-    instead of ``figures/`` and ``paper_checks/``. The last line says whether the run matches
-    the committed results (:func:`experiments.rerun.rerun_line`).
+    instead of ``figures/`` and ``paper_checks/``. Each step's files are compared with the
+    committed ones as soon as it has written them, and those it reproduced within the
+    tolerance keep their committed bytes (:func:`experiments.rerun.settle`), so that the paper
+    checks read the committed numbers. The last line says whether the run matches the
+    committed results (:func:`experiments.rerun.rerun_line`).
     """
     start = time.perf_counter()
     steps = planned_steps(parser, args)
+    comparisons = []
     for step, argv in steps:
         print(f"== {step.command}", flush=True)
         status = run_command(step, argv)
         if status:
             return status
+        comparisons.append(settle(step_files(step)))
     print("== paper checks", flush=True)
     status = run_checks(args.out)
+    comparisons.append(settle(check_files(args.out)))
     report = args.out / "paper_checks" if args.out else REPO_ROOT / "paper_checks"
     print(
         f"all done in {time.perf_counter() - start:.1f} s; figures and summaries in "
         f"{args.out or FIGURES}, claim-by-claim report in {report / 'REPORT.md'}"
     )
-    print(rerun_line(written_files(steps, args.out)))
+    print(rerun_line(comparisons))
     return status
 
 

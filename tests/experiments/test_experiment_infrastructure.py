@@ -118,31 +118,109 @@ def _results(verdicts):
 def test_rerun_comparison_detects_a_changed_verdict():
     committed = _results({"a": "reproduced", "b": "differs"})
     files = {"paper_checks/results.json": (committed, _results({"a": "differs", "b": "differs"}))}
-    line = rerun.compare(files)
+    line = rerun.compare(files).line()
     assert line.startswith("rerun differs from the committed results: verdict changed for 1 of")
     assert "a: reproduced -> differs" in line
-    assert rerun.compare({"paper_checks/results.json": (committed, committed)}) == (
-        "rerun matches the committed results: the same 2 claims and verdicts, and every stored "
-        "number and figure identical (1 files compared)"
+    assert "results.json (.records[0].verdict: 'reproduced' committed, 'differs' now)" in line
+    assert rerun.compare({"paper_checks/results.json": (committed, committed)}).line() == (
+        "rerun matches the committed results: the same 2 claims and verdicts; every stored "
+        "number within the tolerance (relative 1e-08, absolute 1e-12) in the 1 files "
+        "compared, all of them byte for byte"
     )
 
 
-def test_rerun_comparison_detects_a_changed_ninth_digit():
-    summary = {"r": 0.123456789, "n": 3}
-    changed = summary | {"r": 0.123456788}
-    files = {
-        "figures/x/summary.json": tuple(
-            json.dumps(to_jsonable(s)).encode() for s in (summary, changed)
+def _perturbed(text: str, relative: float) -> str:
+    """``text`` with every number that is not an integer times ``1 + relative``, written in
+    full: the same file as another machine might write it."""
+    return rerun.NUMBER.sub(
+        lambda m: m[0] if m[0].isdigit() else repr(float(m[0]) * (1 + relative)), text
+    )
+
+
+def _committed_clone(root):
+    """A git clone whose commit holds one experiment's outputs, as ``all`` writes them."""
+    folder = root / "figures" / "x"
+    folder.mkdir(parents=True)
+    write_json(folder / "summary.json", {"r": 0.1234567891, "n": 50_000, "note": "r = 0.25"})
+    (folder / "t.csv").write_text("K,mean,sd\n3,0.5,1.25e-05\n4,-0.75,3.5\n")
+    (folder / "figure.png").write_bytes(b"png drawn from the committed numbers")
+    (folder / "timing.json").write_text("{}")  # not committed: left out
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*git, "add", "figures/x/summary.json", "figures/x/t.csv"], cwd=root, check=True)
+    subprocess.run([*git, "add", "figures/x/figure.png"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "results"], cwd=root, check=True)
+    return folder
+
+
+def _rerun_on_another_machine(folder, relative):
+    """Rewrite the outputs with their numbers perturbed and the figure redrawn."""
+    for name in ("summary.json", "t.csv"):
+        path = folder / name
+        path.write_text(_perturbed(path.read_text(), relative))
+    (folder / "figure.png").write_bytes(b"png drawn from the rerun's numbers")
+    written = [(p, f"figures/x/{p.name}") for p in sorted(folder.iterdir()) if p.is_file()]
+    return rerun.settle(written, root=folder.parents[1])
+
+
+def test_a_rerun_within_the_tolerance_matches_and_keeps_the_committed_bytes(tmp_path):
+    folder = _committed_clone(tmp_path)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    found = _rerun_on_another_machine(folder, 1e-12)
+    assert found.matches
+    assert found.reproduced == ("figures/x/summary.json", "figures/x/t.csv", "figures/x/figure.png")
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert status.stdout == ""
+    assert rerun.rerun_line([found]) == (
+        "rerun matches the committed results: every stored number within the tolerance "
+        "(relative 1e-08, absolute 1e-12) in the 3 files compared, 3 of them within it but "
+        "not byte for byte, whose committed bytes are kept"
+    )
+
+
+def test_a_rerun_beyond_the_tolerance_differs_names_the_numbers_and_keeps_its_files(tmp_path):
+    folder = _committed_clone(tmp_path)
+    found = _rerun_on_another_machine(folder, 1e-3)
+    written = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert not found.matches
+    now = {x: repr(float(x) * 1.001) for x in ("0.25", "0.1234567891", "0.5", "1.25e-05")}
+    now |= {x: repr(float(x) * 1.001) for x in ("-0.75", "3.5")}
+    assert found.differences == {
+        "figures/x/figure.png": ("a figure drawn from numbers that differ",),
+        "figures/x/summary.json": (
+            f".note: 0.25 committed, {now['0.25']} now",
+            f".r: 0.1234567891 committed, {now['0.1234567891']} now",
         ),
-        "figures/x/figure.pdf": (b"%PDF-1", b"%PDF-1"),
+        "figures/x/t.csv": tuple(
+            f"line {i}: {x} committed, {now[x]} now"
+            for i, x in ((2, "0.5"), (2, "1.25e-05"), (3, "-0.75"), (3, "3.5"))
+        ),
     }
-    line = rerun.compare(files)
-    assert line.startswith("rerun differs from the committed results: largest relative")
-    assert "8.1e-09 (figures/x/summary.json)" in line
-    files["figures/x/figure.pdf"] = (b"%PDF-1", b"%PDF-2")
-    assert "figures differ in figures/x/figure.pdf" in rerun.compare(files)
-    files = {"figures/x/t.csv": (b"a,1.5\n", b"b,1.5\n")}
-    assert rerun.compare(files).endswith("text differs in figures/x/t.csv")
+    line = rerun.rerun_line([found])
+    assert line.startswith("rerun differs from the committed results: 3 of 3 files differ")
+    assert f"figures/x/t.csv (line 2: 0.5 committed, {now['0.5']} now; " in line
+    assert "; and 1 more)" in line
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == written  # kept as written
+
+
+def test_integers_are_compared_exactly_and_json_by_value():
+    files = {"figures/x/t.csv": (b"n,r\n50000,0.5\n", b"n,r\n50001,0.5\n")}
+    assert rerun.compare(files).differences == {
+        "figures/x/t.csv": ("line 2: 50000 committed, 50001 now",)
+    }
+    same = {"figures/x/s.json": (b'{"a": 1, "b": [0.5]}', b'{\n "b": [0.5], "a": 1.0}')}
+    assert rerun.compare(same).reproduced == ("figures/x/s.json",)
+    volatile = {"figures/x/s.json": (b'{"symbolic": "sympy 1.12"}', b'{"symbolic": "sympy 1.13"}')}
+    assert rerun.compare(volatile).matches
+    marker = {"figures/x/.cenmcc-output": (b"a", b"b"), "figures/x/f.png": (b"a", b"b")}
+    assert rerun.compare(marker).differences == {"figures/x/.cenmcc-output": ("the bytes differ",)}
 
 
 def test_a_changed_14th_digit_is_not_stored_so_the_rerun_matches():
@@ -152,13 +230,15 @@ def test_a_changed_14th_digit_is_not_stored_so_the_rerun_matches():
             json.dumps(to_jsonable({"r": v})).encode() for v in (here, there)
         )
     }
-    assert rerun.compare(files).startswith("rerun matches the committed results: every stored")
+    assert rerun.compare(files).identical == ("figures/x/summary.json",)
 
 
 def test_rerun_line_outside_a_git_clone_has_nothing_to_compare(tmp_path):
     written = tmp_path / "summary.json"
     written.write_text("{}")
-    line = rerun.rerun_line([(written, "figures/x/summary.json")], root=tmp_path)
+    found = rerun.settle([(written, "figures/x/summary.json")], root=tmp_path)
+    assert found is None
+    line = rerun.rerun_line([found], root=tmp_path)
     assert line.startswith("rerun: no committed results to compare")
 
 

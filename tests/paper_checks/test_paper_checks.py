@@ -329,19 +329,25 @@ def test_load_table_reads_beside_the_summary_of_the_given_directory(tmp_path):
     assert table.to_dict("list") == {"K": [3], "mean": [1.5]}
 
 
-def test_freshness_compares_numbers_as_numbers_and_ignores_timings():
-    assert freshness.same_text("r = 0.5, n = 3", "r = 0.5000000000001, n = 3")
-    assert not freshness.same_text("r = 0.5, n = 3", "r = 0.5001, n = 3")
-    assert not freshness.same_text("n = 3", "n = 4")  # integers exactly
-    assert not freshness.same_text("s = 5: a", "s = 5: b")
-    committed = {"r": 0.5, "n": 10**10, "symbolic": "sympy 1.12", "cases": [{"P": 3}]}
-    fresh = {"r": 0.5, "n": 10**10, "symbolic": "sympy 1.13", "cases": [{"P": 3}]}
-    assert freshness.compare_summaries(committed, fresh) == []
-    fresh |= {"n": 10**10 + 1, "cases": [{"P": 4}], "new": 1}
-    assert freshness.compare_summaries(committed, fresh) == [
-        ".new: only in one of them",
-        ".cases[0].P: 3 against 4",
-        ".n: 10000000000 against 10000000001",
+def test_freshness_is_the_comparison_of_a_rerun_with_its_tolerance(tmp_path):
+    committed, fresh = tmp_path / "committed", tmp_path / "fresh"
+    summary = {"r": 0.5, "n": 10**10, "symbolic": "sympy 1.12", "cases": [{"P": 3}]}
+    for root, changes in ((committed, {}), (fresh, {"r": 0.5000000001, "symbolic": "sympy 1.13"})):
+        (root / "exp").mkdir(parents=True)
+        (root / "exp" / "summary.json").write_text(json.dumps(summary | changes))
+        (root / "exp" / "t.csv").write_text(
+            "s,r\n5,0.25\n" if root == committed else "s,r\n5,0.2500000001\n"
+        )
+        (root / "exp" / "figure.png").write_bytes(root.name.encode())  # another matplotlib
+    assert freshness.compare_outputs(committed, fresh) == []
+    (fresh / "exp" / "summary.json").write_text(
+        json.dumps(summary | {"n": 10**10 + 1, "cases": [{"P": 4}], "new": 1})
+    )
+    assert freshness.compare_outputs(committed, fresh) == [
+        "exp/figure.png: a figure drawn from numbers that differ",
+        "exp/summary.json: .new: only in one of them",
+        "exp/summary.json: .cases[0].P: 3 committed, 4 now",
+        "exp/summary.json: .n: 10000000000 committed, 10000000001 now",
     ]
 
 
@@ -361,8 +367,8 @@ def test_freshness_reports_missing_extra_and_changed_files(tmp_path):
     assert freshness.compare_outputs(committed, fresh) == [
         "exp/figure.png: not committed",
         "exp/old.png: committed, but the experiments no longer write it",
-        "exp/summary.json.r: 0.5 against 0.6",
-        "exp/t.csv: the text differs",
+        "exp/summary.json: .r: 0.5 committed, 0.6 now",
+        "exp/t.csv: line 2: 0.25 committed, 0.26 now",
     ]
 
 

@@ -72,7 +72,8 @@ def brute_force_errors(parts, n):
             m = h.shape[0]
             for i, j, k in itertools.permutations(range(m), 3):
                 total += h[i, j] * h[i, k]
-        out[name] = math.sqrt(max(0.0, 4 * (total / triples) / n))  # as the engine
+        sigma1 = total / triples
+        out[name] = math.sqrt(4 * sigma1 / n) if sigma1 >= 0 else math.nan  # as the engine
     return out
 
 
@@ -132,3 +133,49 @@ def test_a_run_of_many_chunks_keeps_its_replicates_spread():
     assert agreement.replicate_splits(sim) == 1
     result = run(sim, jobs=1, quiet=True)
     assert result.summary["standard_errors"]["replicate_size"] == 100
+
+
+def test_a_statistic_no_pair_moves_has_an_se_of_exactly_zero():
+    # g orders every pair that f orders, and in the same direction: no pair is discordant
+    # (consistency 1) and none is ordered by f and tied by g (discriminancy 0). Each matrix's
+    # kernel is 0, so the SE is 0; in floats the two sums of the variance cancelled to noise
+    # (1e-17 here; 1e-6, 0 or not by the machine, in the agreement experiment).
+    sim = Simulation(lambda r, n: None, 10, measures=("mcc", "accuracy"))
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        terms = []
+        for _ in range(4):
+            K = rng.integers(3, 6, size=150)
+            g = rng.normal(size=K.size)
+            replicate = agreement._replicate(
+                sim,
+                K,
+                {"mcc": np.floor(2 * g), "accuracy": g},
+                dict.fromkeys(sim.measures, 0.0),
+                terms=True,
+            )
+            terms.append(replicate.within_k_terms["mcc", "accuracy"])
+        errors = within_k.within_k_errors(terms, 50_000)
+        assert (errors["consistency"], errors["discriminancy"]) == (0.0, 0.0)
+        assert errors["kendall_tau_b"] > 0
+
+
+def test_a_discriminancy_of_a_few_pairs_has_no_se_rather_than_zero():
+    # g is coarse and f fine, but one pair of each replicate is tied by f and ordered by g:
+    # the discriminancy is a few hundred, from 4 such pairs. The unbiased estimate of its
+    # variance is mostly negative there, which was reported as an SE of 0.
+    sim = Simulation(lambda r, n: None, 10, measures=("mcc", "accuracy"))
+    rng = np.random.default_rng(1)
+    for _ in range(10):
+        terms = []
+        for _ in range(4):
+            K = rng.integers(3, 6, size=150)
+            f = rng.normal(size=K.size)
+            g = np.floor(f)
+            f[1], g[1], K[1] = f[0], g[0] + 1, K[0]
+            replicate = agreement._replicate(
+                sim, K, {"mcc": f, "accuracy": g}, dict.fromkeys(sim.measures, 0.0), terms=True
+            )
+            terms.append(replicate.within_k_terms["mcc", "accuracy"])
+        se = within_k.within_k_errors(terms, 50_000)["discriminancy"]
+        assert math.isnan(se) or se > 0
