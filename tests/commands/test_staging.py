@@ -507,6 +507,28 @@ def test_a_users_file_in_the_way_of_a_run_is_refused_before_the_run(
     assert [p.name for p in tmp_path.iterdir()] == ["exp1"]
 
 
+def test_a_command_refuses_a_users_file_named_like_one_of_its_outputs_before_the_run(
+    tmp_path, monkeypatch, capsys
+):
+    from cenmcc.commands import simulate as command
+
+    argv = ["simulate", "--n", "20", "--chunk-size", "10", "--jobs", "1", "--quiet"]
+    argv += ["--out", str(tmp_path), "--name", "exp1"]
+    assert command.main([*argv, "--no-figures"]) == 0
+    (tmp_path / "exp1" / "agreement.pdf").write_text("my figure")
+    before = _snapshot(tmp_path)
+    monkeypatch.setattr(command, "run", lambda *args, **kwargs: pytest.fail("it ran"))
+    with pytest.raises(SystemExit) as exit_info:
+        command.main(argv)  # with the figures
+    assert exit_info.value.code == 2
+    (message,) = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert message.endswith(
+        f"argument --out: {tmp_path / 'exp1' / 'agreement.pdf'} was not written by a run and is "
+        "in the way of a file this run writes: not replaced (move or rename it, then rerun)"
+    )
+    assert _snapshot(tmp_path) == before
+
+
 def test_a_rerun_of_a_command_keeps_the_notes_added_to_its_folder(tmp_path):
     from cenmcc.commands import simulate as command
 
