@@ -21,7 +21,7 @@ import socket
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -131,14 +131,17 @@ def output_root(text: str) -> Path:
     return path
 
 
-def check_destination(parser: argparse.ArgumentParser, destination: Path) -> None:
+def check_destination(
+    parser: argparse.ArgumentParser, destination: Path, writes: Iterable[str] = ()
+) -> None:
     """Refuse, through ``parser.error`` naming ``--out``, a destination a run may not replace.
 
     See :func:`cenmcc.commands.staging.check_replaceable`: a mount point, a symbolic link, a
-    file, or a non-empty directory that no run wrote.
+    file, a non-empty directory that no run wrote, or a user's file in the way of one of the
+    files ``writes`` the run will write.
     """
     try:
-        check_replaceable(destination)
+        check_replaceable(destination, writes)
     except NotReplaceable as err:
         parser.error(f"argument --out: {err}")
 

@@ -51,11 +51,6 @@ class WriteError(OSError):
         self.path, self.reason = Path(path), reason
 
 
-def temporary(name: str) -> bool:
-    """Whether the file ``name`` is a temporary of :func:`write_atomic`, a write not finished."""
-    return name.startswith(".") and name.endswith(".tmp")
-
-
 def _temporary_beside(path: Path) -> Path:
     """An empty temporary file next to ``path``, with the mode ``path`` has or would get."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -221,7 +216,11 @@ def save_figure(fig, path: Path, *, dpi: int = 150) -> Path:
     )
 
 
-def save_figures(figures: Mapping, directory: Path, suffixes=(".png", ".pdf")) -> None:
+#: The formats of every figure a run writes (:func:`save_figures`).
+FIGURE_SUFFIXES = (".png", ".pdf")
+
+
+def save_figures(figures: Mapping, directory: Path, suffixes=FIGURE_SUFFIXES) -> None:
     """Save each matplotlib Figure of ``figures`` (by file name) in every format, then close it.
 
     ``directory / (name + suffix)`` for each suffix (:func:`save_figure`); a figure's memory is

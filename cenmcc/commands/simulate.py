@@ -33,6 +33,7 @@ from cenmcc.simulation.engine import run
 from cenmcc.simulation.generators import DirichletClassifier
 from cenmcc.simulation.papers import PaperGenerator
 from cenmcc.simulation.plan import Simulation
+from cenmcc.simulation.result import output_files
 from cenmcc.simulation.studies import KRatio
 from cenmcc.simulation.validation import check_validation
 
@@ -290,7 +291,9 @@ def _parse_and_run(argv: list[str]) -> int:
     try:
         sim = check_arguments(args.parser, args)
         target = destination(args)
-        check_destination(args.parser, target)
+        simulated = args.command == "simulate"  # all it may write, checked now, not after
+        writes = output_files(sim, figures=not args.no_figures) if simulated else ()
+        check_destination(args.parser, target, writes)
         return execute(args, sim, target, " ".join([PROG, *argv]))
     except resources.ResourceError as err:  # raised by `run` before any work
         args.parser.error(f"argument {OPTIONS.get(err.setting, '--n')}: {err}")

@@ -8,8 +8,10 @@
 - A run replaces only a directory that a run wrote: each output directory holds a marker file,
   :data:`MARKER`, and :func:`check_replaceable` refuses anything else (a directory of the
   user's, a file, a symbolic link, a mount point) before any work starts. The marker lists
-  the files the run wrote; a file the user adds to the directory later is carried over into
-  the next run.
+  the files (and empty folders) the run wrote; anything else the user keeps in the directory,
+  whatever its name, is carried over into the next run, and a user's file in the way of a
+  file the next run writes is refused before any work (``writes`` of
+  :func:`check_replaceable`).
 
 The files themselves are written whole by :mod:`cenmcc.commands.files`.
 """
@@ -23,13 +25,14 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from .files import WriteError, temporary, write_atomic_all
+from .files import WriteError, write_atomic_all
 from .signals import signals_deferred
 
 #: The file that marks a directory as a run's outputs (see :func:`check_replaceable`), and
-#: lists the files the run wrote (:func:`staged_directory`): the others are the user's.
+#: lists the files and empty folders the run wrote (:func:`staged_directory`): the others are
+#: the user's.
 MARKER = ".cenmcc-output"
 
 
@@ -54,19 +57,20 @@ def _marker(directory: Path) -> dict | None:
     return record if ours and record.get("output") == directory.name else None
 
 
-def _files(directory: Path) -> set[str]:
-    """The files under ``directory`` (relative paths), its marker and temporaries aside."""
+def _entries(directory: Path) -> set[str]:
+    """The files (symbolic links included) and empty folders under ``directory``, as relative
+    paths, its marker aside."""
     return {
         path.relative_to(directory).as_posix()
         for path in directory.rglob("*")
-        if (path.is_file() or path.is_symlink())
-        and path.name != MARKER
-        and not temporary(path.name)
+        if path.name != MARKER
+        and (path.is_symlink() or path.is_file() or (path.is_dir() and not any(path.iterdir())))
     }
 
 
 def users_files(directory: Path) -> list[str]:
-    """The files a user added to the output ``directory``: those its run did not write.
+    """The files and empty folders a user keeps in the output ``directory``: those its run did
+    not write, whatever their names.
 
     Relative paths, sorted; none for a directory that is not an output, or whose marker lists
     no files (written by an earlier version of cenmcc, which did not record them).
@@ -74,22 +78,56 @@ def users_files(directory: Path) -> list[str]:
     record = _marker(Path(directory)) if Path(directory).is_dir() else None
     if record is None or not isinstance(record.get("files"), list):
         return []
-    return sorted(_files(Path(directory)) - set(record["files"]))
+    return sorted(_entries(Path(directory)) - set(record["files"]))
 
 
-def check_replaceable(destination: Path) -> None:
+def _clashes(directory: Path, writes: Iterable[str]) -> list[str]:
+    """The user's files and folders in ``directory`` (:func:`users_files`) in the way of the
+    files ``writes`` (relative paths) a run writes: of the same path, under a path the run
+    writes as a file, or a file where the run needs a folder."""
+    writes = set(writes)
+    folders = {p.as_posix() for w in writes for p in PurePosixPath(w).parents}
+    return [
+        name
+        for name in users_files(directory)
+        if name in writes
+        or any(p.as_posix() in writes for p in PurePosixPath(name).parents)
+        or (name in folders and ((directory / name).is_symlink() or (directory / name).is_file()))
+    ]
+
+
+def _refuse_clashes(directory: Path, writes: Iterable[str]) -> None:
+    """Raise :class:`NotReplaceable` naming the first of :func:`_clashes`, if any."""
+    clashes = _clashes(directory, writes)
+    if clashes:
+        more = f" (and {len(clashes) - 1} more)" if len(clashes) > 1 else ""
+        raise NotReplaceable(
+            f"{directory / clashes[0]}{more} was not written by a run and is in the way of a "
+            "file this run writes: not replaced (move or rename it, then rerun)"
+        )
+
+
+def check_replaceable(destination: Path, writes: Iterable[str] = ()) -> None:
     """Refuse a destination that a run did not write, before any work starts.
 
     A run may replace ``destination`` when it does not exist, is an empty directory, or is a
     directory holding :data:`MARKER` (written by :func:`staged_directory` into every run),
     and is not a mount point.
 
+    Parameters
+    ----------
+    destination : path
+    writes : iterable of str
+        The files the run will write, as paths relative to ``destination`` (all it may
+        write, where that depends on what it finds): a file or folder of the user's in the way
+        of one of them is refused now, not after the work.
+
     Raises
     ------
     NotReplaceable
         For a mount point (which cannot be renamed), a symbolic link (dangling or not),
-        anything that is not a directory, or a non-empty directory without the marker: a
-        one-line message that names ``destination``.
+        anything that is not a directory, a non-empty directory without the marker, or a
+        user's file in the way of one of ``writes``: a one-line message that names it.
 
     Examples
     --------
@@ -115,7 +153,10 @@ def check_replaceable(destination: Path) -> None:
         return
     elif not destination.is_dir():
         why = "exists and is not a directory"
-    elif _marker(destination) is not None or not any(destination.iterdir()):
+    elif _marker(destination) is not None:
+        _refuse_clashes(destination, writes)
+        return
+    elif not any(destination.iterdir()):
         return
     else:
         why = f"is a directory that no run wrote (it has no {MARKER})"
@@ -154,10 +195,6 @@ def locked(directory: Path, *, blocking: bool = True) -> Iterator[bool]:
 
 def _recover(destination: Path) -> None:
     """:func:`recover`, with the lock on the parent directory held."""
-    if not destination.is_symlink() and _marker(destination) is not None:  # never a user's files
-        for path in destination.iterdir():
-            if temporary(path.name):
-                path.unlink()
     prefix = _STAGING.format(name=destination.name)
     for root in destination.parent.iterdir():
         if not root.name.startswith(prefix) or not root.is_dir() or root.is_symlink():
@@ -176,10 +213,8 @@ def recover(destination: Path) -> None:
 
     The staging root of a run that no longer holds its lock is removed; if the run was killed
     between the two renames of its swap (the previous run set aside, ``destination`` missing),
-    the previous run is first moved back. Staging roots of live runs are left alone.
-    Temporaries of :func:`~cenmcc.commands.files.write_atomic` in ``destination`` itself,
-    which only a writer killed before outputs were staged can have left, are removed if a run
-    wrote ``destination`` (:data:`MARKER`).
+    the previous run is first moved back. Staging roots of live runs are left alone, and
+    nothing inside ``destination`` is touched.
     """
     destination = Path(destination)
     if not destination.parent.is_dir():
@@ -189,21 +224,19 @@ def recover(destination: Path) -> None:
 
 
 def _carry_over(destination: Path, stage: Path, written: set[str]) -> None:
-    """Put in ``stage`` the files a user added to ``destination`` (:func:`users_files`).
+    """Put in ``stage`` the files and empty folders a user keeps in ``destination``
+    (:func:`users_files`).
 
-    Each is hard-linked (copied where the file system cannot link), so ``destination`` keeps
-    it until the swap; a file of the user's that has the name of one the run wrote is
+    Each file is hard-linked (copied where the file system cannot link), so ``destination``
+    keeps it until the swap; a file or folder of the user's in the way of one the run wrote is
     refused (:class:`NotReplaceable`), and the run's outputs are discarded.
     """
-    users = users_files(destination)
-    for name in users:
-        if name in written:
-            raise NotReplaceable(
-                f"{destination / name} is a file a run did not write, and the new run writes "
-                f"one of that name: not replaced (move or rename yours, then rerun)"
-            )
-    for name in users:
+    _refuse_clashes(destination, written)
+    for name in users_files(destination):
         source, target = destination / name, stage / name
+        if source.is_dir() and not source.is_symlink():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.link(source, target, follow_symlinks=False)
@@ -212,7 +245,9 @@ def _carry_over(destination: Path, stage: Path, written: set[str]) -> None:
 
 
 @contextmanager
-def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Path]:
+def staged_directory(
+    destination: Path, *, update: bool = False, writes: Iterable[str] = ()
+) -> Iterator[Path]:
     """A directory to write a run into, swapped in as ``destination`` when the block succeeds.
 
     Parameters
@@ -222,10 +257,12 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
         exist; its parent is created. If it exists it must be replaceable
         (:func:`check_replaceable`).
     update : bool, default False
-        Start from a copy of the files the previous run wrote in ``destination``
-        (half-written temporaries left aside), for a run that rewrites only some of them; by
-        default the staging directory starts empty and the new run replaces the previous
-        run's files entirely.
+        Start from a copy of the files the previous run wrote in ``destination``, for a run
+        that rewrites only some of them; by default the staging directory starts empty and the
+        new run replaces the previous run's files entirely.
+    writes : iterable of str
+        The files the block will write (paths relative to ``destination``), checked against
+        the user's files before the block starts (:func:`check_replaceable`).
 
     Yields
     ------
@@ -236,26 +273,28 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
     Raises
     ------
     NotReplaceable
-        If ``destination`` is not replaceable, when the block starts or when it ends (then
-        the run's outputs are discarded and ``destination`` is untouched).
+        If ``destination`` is not replaceable, or a file of the user's is in the way of one of
+        ``writes``, when the block starts; or either, for the files the block wrote, when it
+        ends (then the run's outputs are discarded and ``destination`` is untouched).
     WriteError
         If the block fails to write a file, named by its place in ``destination``.
 
     Notes
     -----
-    Files a user added to ``destination`` are kept: :data:`MARKER` lists the files the run
-    wrote, and any other file in ``destination`` when the block ends is carried over into the
-    new run (:func:`users_files`), unless the new run wrote a file of the same name, which
-    is refused. Markers of earlier versions of cenmcc list no files: all their files are
-    taken as the run's.
+    What a user keeps in ``destination`` is kept: :data:`MARKER` lists the files and empty
+    folders the run wrote, and any other file or empty folder in ``destination`` when the block
+    ends, whatever its name, is carried over into the new run (:func:`users_files`), unless it
+    is in the way of a file the new run wrote, which is refused. Markers of earlier versions
+    of cenmcc list no files: all their files are taken as the run's.
 
     The staging root is unique to the run and locked (``fcntl.flock``) for its lifetime, so
     :func:`recover` knows a killed run from a live one without looking at process ids. On
     success ``destination`` is renamed into the staging root, the new run renamed in its place
     (SIGINT and SIGTERM are held between the two renames), and the staging root deleted with
-    the previous run in it. On any exception, KeyboardInterrupt included, the staging root is
-    deleted and ``destination`` is untouched. A SIGKILL leaves the staging root, which
-    :func:`recover` puts right; ``destination`` itself always holds one whole run.
+    the previous run in it; if the second rename fails, the first is undone. On any exception,
+    KeyboardInterrupt included, the staging root is deleted and ``destination`` is untouched.
+    A SIGKILL leaves the staging root, which :func:`recover` puts right; ``destination``
+    itself always holds one whole run.
 
     Examples
     --------
@@ -272,18 +311,19 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
         # No other run recovers or swaps meanwhile, and a signal waits until the root is locked.
         with locked(destination.parent), signals_deferred():
             _recover(destination)
-            check_replaceable(destination)
+            check_replaceable(destination, writes)
             prefix = _STAGING.format(name=destination.name)
             root = Path(tempfile.mkdtemp(prefix=prefix, dir=destination.parent))
             held.enter_context(locked(root))
             held.callback(shutil.rmtree, root, ignore_errors=True)
         stage = root / destination.name
         if update and destination.is_dir():
-            users = set(users_files(destination))  # carried over at the end, as always
+            ours = _entries(destination) - set(users_files(destination))  # users': at the end
+            ours |= {p.as_posix() for name in ours for p in PurePosixPath(name).parents}
 
             def aside(directory: str, names: list[str]) -> list[str]:
                 where = Path(directory).relative_to(destination)
-                return [n for n in names if temporary(n) or (where / n).as_posix() in users]
+                return [n for n in names if (where / n).as_posix() not in ours]
 
             shutil.copytree(destination, stage, ignore=aside)
         else:
@@ -295,11 +335,17 @@ def staged_directory(destination: Path, *, update: bool = False) -> Iterator[Pat
             if not err.path.is_relative_to(stage):
                 raise
             raise WriteError(destination / err.path.relative_to(stage), err.reason) from err
-        written = _files(stage)
+        written = _entries(stage)
         write_atomic_all({stage / MARKER: _marker_text(destination.name, written)})
         with locked(destination.parent), signals_deferred():
             check_replaceable(destination)
             _carry_over(destination, stage, written)
+            previous = root / f"{destination.name}.previous"
             if destination.exists():
-                os.rename(destination, root / f"{destination.name}.previous")
-            os.rename(stage, destination)
+                os.rename(destination, previous)
+            try:
+                os.rename(stage, destination)
+            except BaseException:
+                if previous.exists():
+                    os.rename(previous, destination)
+                raise

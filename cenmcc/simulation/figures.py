@@ -108,13 +108,13 @@ def legend_key(label: str, **line) -> Line2D:
 
 def result_figures(result) -> dict:
     """The figures of :meth:`cenmcc.simulation.Result.save`, by file name."""
-    labels = {m.name: m.label for m in result.simulation.resolved_measures}
+    labels = result.labels()
     figures = {}
     if any(True for _ in result.pair_names()):
         figures["agreement"] = agreement_matrix(result.summary, labels)
         if len(next(iter(result.summary["measures"].values()))["by_k"]) > 1:
             figures["per_k"] = agreement_by_k(result.summary, labels)
-    if result.histograms:
+    if result.states and result.histograms:  # a loaded result has none
         figures["density"] = density_panels(
             [
                 (h, labels[f], labels[g], f"{labels[g]} against {labels[f]}")

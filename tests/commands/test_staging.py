@@ -60,16 +60,47 @@ def test_a_failed_or_interrupted_run_leaves_the_previous_one(tmp_path, error):
     assert [p.name for p in tmp_path.iterdir()] == ["binary"]
 
 
-def test_an_update_keeps_the_files_it_does_not_rewrite_but_not_temporaries(tmp_path):
+def test_an_update_keeps_the_files_it_does_not_rewrite(tmp_path):
     destination = tmp_path / "benchmark"
     _previous_run(destination)
-    (destination / ".summary.json.abcd.tmp").write_text("half")
     with staging.staged_directory(destination, update=True) as stage:
+        assert _contents(stage) == PREVIOUS  # the previous run's files, and only those
         (stage / "figure.png").write_text("new figure")
     assert _contents(destination) == {
         "summary.json": PREVIOUS["summary.json"],
         "figure.png": "new figure",
     }
+
+
+#: What a user keeps in an output folder that looks like a leftover: files named as temporaries
+#: of write_atomic, and empty folders, at the top and inside a folder.
+KEPT = {".notes.md.tmp": "mine", "drafts/.x.tmp": "mine too", "empty": None, "drafts/old": None}
+
+
+def _kept(path: Path) -> str | None:
+    """A file's text, None for an empty folder."""
+    return None if path.is_dir() and not any(path.iterdir()) else path.read_text()
+
+
+@pytest.mark.parametrize("update", [False, True], ids=["replace", "update"])
+def test_a_users_temporaries_and_empty_folders_are_kept_by_the_next_runs(tmp_path, update):
+    destination = tmp_path / "exp1"
+    _previous_run(destination)
+    for name, text in KEPT.items():
+        path = destination / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if text is None:
+            path.mkdir()
+        else:
+            path.write_text(text)
+    for _ in range(2):
+        staging.recover(destination)  # what every reader does first
+        with staging.staged_directory(destination, update=update) as stage:
+            assert not any((stage / name).exists() for name in KEPT)  # never the run's
+            (stage / "summary.json").write_text("new")
+        assert staging.users_files(destination) == sorted(KEPT)
+        assert {n: _kept(destination / n) for n in KEPT} == KEPT
+    assert [p.name for p in tmp_path.iterdir()] == ["exp1"]
 
 
 #: A run that enters staged_directory, writes "started", then waits to be killed.
@@ -132,9 +163,31 @@ def test_a_run_killed_between_the_two_renames_of_its_swap_is_put_back(tmp_path):
     staging.recover(destination)
     assert _contents(destination) == PREVIOUS
     assert sorted(p.name for p in tmp_path.iterdir()) == ["binary"]
-    (destination / ".summary.json.x1y2.tmp").write_text("half")  # an unstaged writer's
+    (destination / ".summary.json.x1y2.tmp").write_text("a user's")  # no run writes here
     staging.recover(destination)
-    assert sorted(p.name for p in destination.iterdir()) == [staging.MARKER, *sorted(PREVIOUS)]
+    assert (destination / ".summary.json.x1y2.tmp").read_text() == "a user's"
+
+
+def test_a_failed_second_rename_of_the_swap_puts_the_previous_run_back(tmp_path, monkeypatch):
+    destination = tmp_path / "binary"
+    _previous_run(destination)
+    rename, calls = os.rename, []
+
+    def second_fails(source, target):
+        calls.append(Path(target))
+        if len(calls) == 2:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        rename(source, target)
+
+    monkeypatch.setattr(os, "rename", second_fails)
+    with (
+        pytest.raises(OSError, match="Input/output error"),
+        staging.staged_directory(destination) as stage,
+    ):
+        (stage / "summary.json").write_text("new")
+    assert calls[1] == destination
+    assert _contents(destination) == PREVIOUS
+    assert [p.name for p in tmp_path.iterdir()] == ["binary"]
 
 
 def test_stale_siblings_named_with_this_process_id_break_nothing(tmp_path):
@@ -416,12 +469,63 @@ def test_a_users_file_named_like_a_new_output_is_refused_and_kept(tmp_path):
     _previous_run(destination)
     (destination / "table.csv").write_text("mine")
     before = _snapshot(tmp_path)
-    clash = re.escape(f"{destination / 'table.csv'} is a file a run did not write")
+    clash = re.escape(f"{destination / 'table.csv'} was not written by a run and is in the way")
     with (
         pytest.raises(staging.NotReplaceable, match=clash),
         staging.staged_directory(destination) as stage,
     ):
         (stage / "table.csv").write_text("the run's")
+    assert _snapshot(tmp_path) == before
+
+
+#: A user's file or folder in the way of what a run writes, and the path refused.
+IN_THE_WAY = [
+    ("table.csv", ["table.csv"], "table.csv"),  # the same name
+    ("table", ["table/K.npy"], "table"),  # a file where the run needs a folder
+    ("run.json/notes.md", ["run.json"], "run.json/notes.md"),  # under a file the run writes
+]
+
+
+@pytest.mark.parametrize(("mine", "writes", "refused"), IN_THE_WAY)
+def test_a_users_file_in_the_way_of_a_run_is_refused_before_the_run(
+    tmp_path, mine, writes, refused
+):
+    destination = tmp_path / "exp1"
+    _previous_run(destination)
+    (destination / mine).parent.mkdir(parents=True, exist_ok=True)
+    (destination / mine).write_text("mine")
+    (destination / "table2").mkdir()  # a folder of the user's where the run writes is no clash
+    before = _snapshot(tmp_path)
+    with pytest.raises(staging.NotReplaceable, match=re.escape(f"{destination / refused} was")):
+        staging.check_replaceable(destination, [*writes, "table2/K.npy"])
+    with (
+        pytest.raises(staging.NotReplaceable, match=re.escape(str(destination / refused))),
+        staging.staged_directory(destination, writes=writes),
+    ):
+        pytest.fail("the block ran")  # refused before it
+    assert _snapshot(tmp_path) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["exp1"]
+
+
+def test_a_command_refuses_a_users_file_named_like_one_of_its_outputs_before_the_run(
+    tmp_path, monkeypatch, capsys
+):
+    from cenmcc.commands import simulate as command
+
+    argv = ["simulate", "--n", "20", "--chunk-size", "10", "--jobs", "1", "--quiet"]
+    argv += ["--out", str(tmp_path), "--name", "exp1"]
+    assert command.main([*argv, "--no-figures"]) == 0
+    (tmp_path / "exp1" / "agreement.pdf").write_text("my figure")
+    before = _snapshot(tmp_path)
+    monkeypatch.setattr(command, "run", lambda *args, **kwargs: pytest.fail("it ran"))
+    with pytest.raises(SystemExit) as exit_info:
+        command.main(argv)  # with the figures
+    assert exit_info.value.code == 2
+    (message,) = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert message.endswith(
+        f"argument --out: {tmp_path / 'exp1' / 'agreement.pdf'} was not written by a run and is "
+        "in the way of a file this run writes: not replaced (move or rename it, then rerun)"
+    )
     assert _snapshot(tmp_path) == before
 
 

@@ -2,6 +2,7 @@
 
 import itertools
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -16,6 +17,7 @@ from cenmcc import _ranking
 from cenmcc.commands import staging
 from cenmcc.simulation import pairs
 from cenmcc.simulation.pairs import PAIR_COUNT_BYTES, ColumnStore, count_pairs
+from cenmcc.simulation.parallel import ParallelError
 
 
 @pytest.fixture
@@ -307,3 +309,57 @@ def test_a_locked_store_is_kept_whatever_its_process_id(tmp_path):
     with staging.locked(held):
         assert pairs.remove_abandoned(tmp_path) == [free]
     assert list(tmp_path.iterdir()) == [held]
+
+
+#: A store of 10⁶ float64 values (8 MB) written into a temporary directory of 1 MB.
+FILLS_THE_DISK = """
+import numpy as np
+from cenmcc.commands.files import WriteError
+from cenmcc.simulation.pairs import ColumnStore
+
+with ColumnStore(10**6) as store:
+    try:
+        store.write(0, {"x": np.ones(10**6)})
+    except WriteError as err:
+        print(err)
+print("left:", list(store.directory.parent.iterdir()))
+"""
+
+
+#: A process in user and mount namespaces of its own, as root there: it may mount a tmpfs.
+NAMESPACE = ("unshare", "--user", "--map-root-user", "--mount")
+
+
+def test_a_full_disk_is_an_error_naming_the_file_not_a_sigbus(tmp_path):
+    """On a real 1 MB tmpfs, mounted in a mount namespace of the test's own (``unshare``, which
+    needs no root where user namespaces are allowed): a write through the memory map of a
+    file whose pages the disk cannot hold killed the process with SIGBUS."""
+    small = tmp_path / "small"
+    small.mkdir()
+    mount = 'mount -t tmpfs -o size=1m tmpfs "$0" && exec "$1" -c "$2"'
+    env = os.environ | {"TMPDIR": str(small), "PYTHONPATH": os.getcwd()}
+    done = subprocess.run(
+        [*NAMESPACE, "sh", "-c", mount, str(small), sys.executable, FILLS_THE_DISK],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr  # -7: SIGBUS
+    assert re.fullmatch(
+        rf"cannot write {re.escape(str(small))}/{pairs.COLUMNS_PREFIX}\d+-\w+/x\.npy: No space "
+        r"left on device \(the temporary directory; set TMPDIR to a larger disk\)\nleft: \[\]\n",
+        done.stdout,
+    ), done.stdout
+
+
+def test_a_full_disk_in_a_task_names_the_file(store, monkeypatch):
+    s, _ = store
+
+    def disk_full(path, values):
+        raise OSError(28, os.strerror(28))
+
+    monkeypatch.setattr(np, "save", disk_full)
+    named = rf"cannot write {re.escape(str(s.directory))}/[\w-]+\.npy: No space left on device"
+    with pytest.raises(ParallelError, match=named):
+        count_pairs(s, [("f", "g")], jobs=1, quiet=True)

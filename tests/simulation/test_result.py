@@ -1,14 +1,20 @@
 """A finished simulation saved: tables, figures and summary, all or nothing."""
 
 import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import cenmcc
-from cenmcc.commands import files
-from cenmcc.simulation import KRatio, Simulation, run
+from cenmcc.commands import files, staging
+from cenmcc.simulation import KRatio, Result, Simulation, run
+from cenmcc.simulation.result import output_files
 
 
 def counts(rng, size):
@@ -33,6 +39,7 @@ def test_save_writes_the_summary_tables_and_figures(tmp_path, result, as_text):
     target = tmp_path / "run"
     written = result.save(str(target) if as_text else target)
     assert written == target
+    assert _written(target) - {staging.MARKER} == set(output_files(result.simulation))
     names = sorted(p.name for p in target.iterdir())
     for expected in (
         "summary.json",
@@ -128,9 +135,15 @@ def test_tables_have_a_scope_and_an_integer_k(tmp_path, result):
     ]
 
 
-def test_load_returns_what_save_wrote_with_its_provenance(tmp_path):
+@pytest.fixture(scope="module")
+def kept():
+    """A small run that keeps its table."""
     sim = Simulation(counts, 600, measures=("cen", "mcc"), chunk_size=200, keep_table=True)
-    result = run(sim, jobs=1, quiet=True)
+    return run(sim, jobs=1, quiet=True)
+
+
+def test_load_returns_what_save_wrote_with_its_provenance(tmp_path, kept):
+    result = kept
     result.save(tmp_path / "run", figures=False)
     loaded = type(result).load(tmp_path / "run")
     saved = json.loads(json.dumps(files.to_jsonable(result.summary)).replace('"nan"', "NaN"))
@@ -148,6 +161,148 @@ def test_load_returns_what_save_wrote_with_its_provenance(tmp_path):
     assert [m["name"] for m in record["measures"]] == ["cen", "mcc"]
     timing = json.loads((tmp_path / "run" / "timing.json").read_text())
     assert timing["run"]["computation_seconds"] > 0
+
+
+def _written(path: Path) -> set[str]:
+    return {p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()}
+
+
+def test_every_file_a_save_of_a_table_writes_is_named_before_the_run(tmp_path, kept):
+    path = kept.save(tmp_path / "run", figures=False)
+    assert _written(path) - {staging.MARKER} == set(output_files(kept.simulation, figures=False))
+
+
+def test_a_loaded_result_saved_again_keeps_where_it_came_from(tmp_path, kept):
+    kept.save(tmp_path / "run", figures=False)
+    ran = json.loads((tmp_path / "run" / "run.json").read_text())
+    ran["versions"]["numpy"] = "1.0.0"  # as another machine had it
+    (tmp_path / "run" / "run.json").write_text(json.dumps(ran))
+    timing = json.loads((tmp_path / "run" / "timing.json").read_text())
+    timing["machine"]["host"] = "elsewhere"
+    (tmp_path / "run" / "timing.json").write_text(json.dumps(timing))
+    loaded = Result.load(tmp_path / "run")
+    assert loaded.simulation["call"] == ran["call"]
+    loaded.save(tmp_path / "again", figures=False, call="my_script.py")
+    record = json.loads((tmp_path / "again" / "run.json").read_text())
+    (again,) = record.pop("saved_again")
+    assert record == ran  # the call, the versions it ran with, the measures, the seed
+    assert again["call"] == "my_script.py"
+    assert again["versions"]["numpy"] == np.__version__
+    assert again["versions_differ"] == ["numpy"]
+    resaved = json.loads((tmp_path / "again" / "timing.json").read_text())
+    assert resaved == timing  # the run's seconds, on the machine that ran it
+    summary = json.loads((tmp_path / "again" / "summary.json").read_text())
+    assert summary == json.loads((tmp_path / "run" / "summary.json").read_text())
+    Result.load(tmp_path / "again").save(tmp_path / "third", figures=False)
+    third = json.loads((tmp_path / "third" / "run.json").read_text())
+    assert third["call"] == ran["call"]
+    assert [s["call"] for s in third["saved_again"]] == [
+        "my_script.py",
+        "cenmcc.simulation.Result.save",
+    ]
+
+
+def test_a_loaded_result_says_what_it_cannot_provide_and_draws_the_rest(tmp_path, kept):
+    pytest.importorskip("matplotlib")
+    kept.save(tmp_path / "run", figures=False)
+    loaded = Result.load(tmp_path / "run")
+    assert loaded.states == ()
+    assert loaded.processes == ()
+    with pytest.raises(ValueError, match="a loaded Result has no histograms"):
+        loaded.histograms  # noqa: B018
+    assert loaded.labels() == kept.labels() == {"cen": "CEN", "mcc": "MCC"}
+    loaded.save(tmp_path / "again")
+    figures = set(output_files(kept.simulation)) - set(output_files(kept.simulation, figures=False))
+    assert figures >= {"agreement.pdf", "per_k.png", "density.png"}
+    assert _written(tmp_path / "again") & figures == figures - {"density.png", "density.pdf"}
+
+
+def _damage(directory: Path, name: str, change) -> None:
+    path = directory / name
+    if name.endswith(".npy"):
+        np.save(path, change(np.load(path)))
+    elif callable(change):
+        path.write_text(json.dumps(change(json.loads(path.read_text()))))
+    else:
+        path.write_text(change)
+
+
+#: A damage to a saved result, and what the error says (after the file's path).
+DAMAGES = {
+    "truncated summary": ("summary.json", '{"n_matrices": 6', "is damaged: not JSON"),
+    "no simulation": (
+        "summary.json",
+        lambda s: {k: v for k, v in s.items() if k != "simulation"},
+        "is damaged: its 'simulation' is missing or not a dict",
+    ),
+    "no by_k": (
+        "summary.json",
+        lambda s: s | {"measures": s["measures"] | {"mcc": {}}},
+        "is damaged: a measure or pair without its 'by_k' object",
+    ),
+    "run.json not an object": ("run.json", "[1, 2]", "is damaged: a JSON list, not an object"),
+    "timing run not an object": (
+        "timing.json",
+        lambda t: t | {"run": 3},
+        "is damaged: its 'run' is missing or not a dict",
+    ),
+    "short column": (
+        "table/mcc.npy",
+        lambda c: c[:-1],
+        r"is damaged: shape \(599,\), not the 600 values of n_matrices",
+    ),
+    "missing column": (
+        "table/columns.json",
+        lambda c: [*c, "gone"],
+        "is damaged: it lists 'gone', and gone.npy is missing",
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_a_damaged_file_is_one_error_naming_it(tmp_path, kept, damage):
+    name, change, says = DAMAGES[damage]
+    kept.save(tmp_path / "run", figures=False)
+    _damage(tmp_path / "run", name, change)
+    with pytest.raises(ValueError, match=re.escape(str(tmp_path / "run" / name)) + " " + says):
+        Result.load(tmp_path / "run")
+
+
+#: Saves a loaded result over its folder and is killed (SIGKILL) between the two renames of
+#: the swap, the previous run set aside and the new one not yet in place.
+KILLED_IN_THE_SWAP = textwrap.dedent(
+    """
+    import os, signal, sys
+    from cenmcc.simulation import Result
+
+    rename, calls = os.rename, []
+
+    def killed_at_the_second(source, target):
+        calls.append(target)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+        rename(source, target)
+
+    os.rename = killed_at_the_second
+    Result.load(sys.argv[1]).save(sys.argv[1], figures=False)
+    """
+)
+
+
+def test_load_recovers_a_save_killed_between_the_two_renames_of_its_swap(tmp_path, kept):
+    target = tmp_path / "run"
+    kept.save(target, figures=False)
+    before = {p: p.read_bytes() for p in target.rglob("*") if p.is_file()}
+    summary = json.dumps(Result.load(target).summary)
+    env = os.environ | {"PYTHONPATH": os.getcwd()}
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_IN_THE_SWAP, str(target)], env=env, timeout=120
+    )
+    assert killed.returncode == -9
+    assert not target.exists()  # set aside, in the staging root the killed run left
+    assert json.dumps(Result.load(target).summary) == summary
+    assert {p: p.read_bytes() for p in target.rglob("*") if p.is_file()} == before
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]
 
 
 def test_the_command_records_its_command_line(tmp_path):
