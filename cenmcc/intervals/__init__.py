@@ -8,8 +8,11 @@ arguments, for :func:`cenmcc.compare_classifiers` too, and :mod:`.results` holds
 returned.
 
 A resample whose measure is undefined (0/0) keeps the measure's documented fill value (what the
-measure's own function returns for it), and the number of such resamples is reported with the
-interval; a matrix whose own value is undefined gets a NaN interval and ``undefined=True``.
+measure's own function returns for it), or, for a measure that omits its undefined values
+(``Measure(..., undefined="omit")``), is left out of the interval, as a simulation leaves such
+matrices out; either way the number of such resamples is reported with the interval
+(``n_undefined``). A matrix whose own value is undefined gets a NaN interval and
+``undefined=True``. Empty stacks give empty results.
 
 Examples
 --------
@@ -159,7 +162,10 @@ def confidence_interval(
         rng = np.random.default_rng(random_state)
         parts = bootstrap(C, chosen, statistic, level, method, n_resamples, rng)
     else:
-        parts = {m.name: analytic(C, m, statistic[m.name][:, 0], level, method) for m in chosen}
+        parts = {
+            m.name: analytic(C, m, statistic[m.name][:, 0], level, method, undefined[m.name][:, 0])
+            for m in chosen
+        }
     results = {}
     for m in chosen:
         part = parts[m.name]

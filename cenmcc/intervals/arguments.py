@@ -75,8 +75,21 @@ def _one(measure) -> Measure:
     raise TypeError(f"measure must be a name, a Measure or a function, got {measure!r}")
 
 
+def builtin(measure: Measure) -> str | None:
+    """The name of the entry of :data:`cenmcc.MEASURES` that ``measure`` is, or whose very
+    function it computes with; None for any other measure, whatever its name.
+
+    The closed forms and written-out gradients are chosen by this identity, never by a name: a
+    user's ``Measure("accuracy", <an error rate>)`` is not the accuracy.
+    """
+    for name, known in MEASURES.items():
+        if measure is known or measure.function is known.function:
+            return name
+    return None
+
+
 def whole_counts(counts) -> tuple[np.ndarray, tuple]:
-    """Validated counts as an int64 stack ``(M, K, K)`` and the stack's shape."""
+    """Validated counts as an int64 stack ``(M, K, K)`` and the stack's shape (M may be 0)."""
     C = Counts(counts, name="counts").C
     if C.dtype.kind == "f":
         if not np.array_equal(C, np.round(C)):
@@ -84,4 +97,4 @@ def whole_counts(counts) -> tuple[np.ndarray, tuple]:
                 "counts must be whole numbers (one item per count): intervals resample items"
             )
         C = C.astype(np.int64)
-    return C.reshape(-1, *C.shape[-2:]), C.shape[:-2]
+    return C.reshape(math.prod(C.shape[:-2]), *C.shape[-2:]), C.shape[:-2]

@@ -209,7 +209,8 @@ BINARY = [np.array([[30, 10], [5, 55]]), np.array([[7, 3], [20, 470]]), np.array
 def test_written_gradients_give_the_numerical_delta_variance(name, C):
     """The written-out gradient and central differences give one variance (they may differ by
     a multiple of the ones vector, which the multinomial covariance ignores)."""
-    numerical = cenmcc.Measure(name, cenmcc.MEASURES[name].function, True)  # not the registered one
+    function = cenmcc.MEASURES[name].function
+    numerical = cenmcc.Measure(name, lambda C: function(C), True)  # not the built-in one
     p = (C / C.sum()).ravel()[None]
     written = delta_variance(p, gradient(C[None], cenmcc.MEASURES[name]), C.sum())
     expected = delta_variance(p, gradient(C[None], numerical), C.sum())
@@ -367,6 +368,129 @@ def test_bad_input_is_refused(kwargs, error, match):
     args = {"counts": [[25, 25], [25, 25]], "measure": "mcc"} | kwargs
     with pytest.raises(error, match=match):
         cenmcc.confidence_interval(args.pop("counts"), args.pop("measure"), **args)
+
+
+# --- a measure that omits its undefined values; built-ins by identity; empty stacks --------
+
+
+def accuracy_unless_00_is_empty(C):
+    """Accuracy, undefined (NaN) where cell (0, 0) is empty."""
+    accuracy = np.trace(C, axis1=-2, axis2=-1) / C.sum(axis=(-2, -1))
+    return np.where(C[..., 0, 0] > 0, accuracy, np.nan)
+
+
+OMITTING = cenmcc.Measure(
+    "accuracy_00", accuracy_unless_00_is_empty, True, bounds=(0.0, 1.0), undefined="omit"
+)
+
+
+def test_omitted_resamples_are_left_out_of_the_percentile_interval():
+    """Issue 45 item 2: the undefined resamples of [[4, 6], [20, 70]] (about 1.7%) were sorted
+    as if +inf, moving the upper end from 0.82 to 0.84, with a NaN standard error."""
+    C, B = np.array([[4, 6], [20, 70]]), 9999
+    r = cenmcc.confidence_interval(C, OMITTING, method="percentile", n_resamples=B, random_state=0)
+    draws = np.random.default_rng(0).multinomial(100, C.ravel() / 100, size=B).reshape(B, 2, 2)
+    values = accuracy_unless_00_is_empty(draws)
+    kept = values[~np.isnan(values)]
+    assert r.n_undefined == B - kept.size > 100
+    assert list(r.confidence_interval) == pytest.approx(np.quantile(kept, [0.025, 0.975]))
+    assert r.confidence_interval.high == pytest.approx(0.82)
+    assert r.standard_error == pytest.approx(kept.std(ddof=1))
+
+
+def test_omitted_resamples_and_jackknife_values_are_left_out_of_bca():
+    """BCa from the defined resamples, and the jackknife of the defined leave-one-out values
+    (cell (0, 0) holds one item: leaving it out is undefined, and left out)."""
+    C, B = np.array([[1, 3], [2, 14]]), 2999
+    r = cenmcc.confidence_interval(C, OMITTING, method="bca", n_resamples=B, random_state=1)
+    n = C.sum()
+    draws = np.random.default_rng(1).multinomial(n, C.ravel() / n, size=B).reshape(B, 2, 2)
+    values = accuracy_unless_00_is_empty(draws)
+    kept = values[~np.isnan(values)]
+    t, p = expanded_labels(C)
+    jack = []
+    for i in range(n):
+        loo = np.zeros((2, 2), int)
+        np.add.at(loo, (np.delete(t, i), np.delete(p, i)), 1)
+        jack.append(accuracy_unless_00_is_empty(loo))
+    jack = np.array(jack)
+    jack = jack[~np.isnan(jack)]
+    assert jack.size == n - 1
+    d = jack.mean() - jack
+    a = (d**3).sum() / (6 * (d**2).sum() ** 1.5)
+    theta = accuracy_unless_00_is_empty(C)
+    z0 = stats.norm.ppf(((kept < theta).sum() + (kept <= theta).sum()) / (2 * kept.size))
+    z = z0 + stats.norm.ppf([0.025, 0.975])
+    expected = np.percentile(kept, 100 * stats.norm.cdf(z0 + z / (1 - a * z)))
+    assert r.n_undefined == B - kept.size > 0
+    assert list(r.confidence_interval) == pytest.approx(expected)
+
+
+def test_a_matrix_whose_every_resample_is_omitted_has_no_interval():
+    def only_c3(C):
+        return np.where((C == C3).all(axis=(-2, -1)), 1.0, np.nan)
+
+    never = cenmcc.Measure("only_c3", only_c3, True, bounds=(0.0, 1.0), undefined="omit")
+    r = cenmcc.confidence_interval(C3, never, method="percentile", n_resamples=99, random_state=0)
+    assert r.n_undefined == 99
+    assert np.isnan([*r.confidence_interval, r.standard_error]).all()
+
+
+def error_rate(C):
+    return 1 - np.trace(C, axis1=-2, axis2=-1) / C.sum(axis=(-2, -1))
+
+
+@pytest.mark.parametrize(
+    ("measure", "method"),
+    [
+        (cenmcc.Measure("accuracy", error_rate, False, bounds=(0.0, 1.0)), "wilson"),
+        (cenmcc.Measure("micro_mcc", error_rate, False, bounds=(0.0, 1.0)), "wilson"),
+        (cenmcc.Measure("cohen_kappa", error_rate, False, bounds=(0.0, 1.0)), "fce"),
+    ],
+    ids=lambda x: x if isinstance(x, str) else x.name,
+)
+def test_a_closed_form_is_never_chosen_by_a_measures_name(measure, method):
+    """Issue 45 item 4: a user's error rate named "accuracy" got the accuracy's Wilson
+    interval (0.729, 0.856) around its statistic 0.20."""
+    with pytest.raises(ValueError, match=f"not a user's measure named '{measure.name}'"):
+        cenmcc.confidence_interval(C3, measure, method=method)
+
+
+def test_the_built_in_function_in_a_users_measure_is_the_built_in():
+    mine = cenmcc.Measure("my_accuracy", cenmcc.MEASURES["accuracy"].function, True)
+    ours = cenmcc.confidence_interval(C3, mine, method="wilson")
+    assert (
+        ours.confidence_interval
+        == cenmcc.confidence_interval(C3, "accuracy", method="wilson").confidence_interval
+    )
+
+
+def test_a_users_measure_named_mcc_gets_no_written_gradient():
+    """A measure named "mcc" that is half the MCC: its delta interval is half the MCC's
+    standard error, from its own (numerical) gradient, not the MCC's written one."""
+    half = cenmcc.Measure("mcc", lambda C: cenmcc.mcc(C) / 2, True, bounds=(-0.5, 0.5))
+    ours = cenmcc.confidence_interval(C3, half, method="delta")
+    mcc = cenmcc.confidence_interval(C3, "mcc", method="delta")
+    assert ours.standard_error == pytest.approx(mcc.standard_error / 2, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("measure", "method"),
+    [
+        *((name, method) for name in ("mcc", "cen") for method in ("bca", "percentile", "delta")),
+        ("accuracy", "wilson"),
+        ("micro_mcc", "wilson"),
+        ("cohen_kappa", "fce"),
+        ("recall", "wilson"),
+    ],
+)
+@pytest.mark.parametrize("shape", [(0, 2, 2), (2, 0, 3, 3)])
+def test_an_empty_stack_gives_empty_results(measure, method, shape):
+    """Issue 45 item 13: an empty stack failed with a reshape error."""
+    r = cenmcc.confidence_interval(np.zeros(shape, int), measure, method=method)
+    expected = shape[:-2] + ((shape[-1],) if measure == "recall" else ())
+    for field in (r.statistic, *r.confidence_interval, r.standard_error, r.n_undefined):
+        assert field.shape == expected
 
 
 # --- paired comparison of two classifiers ----------------------------------------------------
