@@ -1,11 +1,17 @@
 """Paired comparison of two classifiers on the same items: the difference of any measure.
 
 The items of a test set with the truth and the two predictions are one joint table ``T`` of
-``K^3`` cells ``(true, predicted by a, predicted by b)``. Resampling the items is a multinomial
-draw of ``T``; each draw's two confusion matrices are its margins ``T.sum(2)`` (classifier a)
-and ``T.sum(1)`` (classifier b), evaluated as two stacks. The delta method differentiates
-``f(C_a(T)) - f(C_b(T))`` in the ``K^3`` proportions of ``T``: the gradient at ``(t, i, j)`` is
-``g_a[t, i] - g_b[t, j]``.
+``K^3`` cells ``(true, predicted by a, predicted by b)``, kept as its non-empty cells (at most
+one per item, whatever K). Resampling the items is a multinomial draw of those cells; each
+draw's two confusion matrices are its margins (classifier a's: the sum over b's prediction;
+b's: over a's), evaluated as two stacks, in blocks (:mod:`cenmcc.intervals.resampling`), so
+that memory does not grow with the number of resamples beyond their values. The
+delta method differentiates ``f(C_a(T)) - f(C_b(T))`` in the proportions of the cells of
+``T``: the gradient at ``(t, i, j)`` is ``g_a[t, i] - g_b[t, j]``.
+
+The labels go through the one label path of :func:`cenmcc.confusion_matrix`
+(:mod:`cenmcc._labels`), the three vectors together: labels of one kind, compared exactly, no
+NaN or ``None``.
 
 Examples
 --------
@@ -21,17 +27,31 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import warnings
 
 import numpy as np
 
-from .intervals.arguments import check_level, check_method, check_resamples, resolve
+from ._labels import encode, read_together, union
+from ._undefined import caller_stacklevel
+from .exceptions import UndefinedMetricWarning
+from .intervals.arguments import (
+    builtin,
+    check_level,
+    check_memory,
+    check_method,
+    check_resamples,
+    resolve,
+)
 from .intervals.asymptotic import delta_variance, gradient
-from .intervals.resampling import BOOTSTRAP, bootstrap, evaluate
+from .intervals.resampling import BOOTSTRAP, bootstrap, evaluate, peak_bytes
 from .intervals.results import ConfidenceInterval
 from .registry import Measure
 
 #: The methods of :func:`compare_classifiers`.
 METHODS = ("bca", "percentile", "delta", "mcnemar")
+
+#: The names of the label vectors, in messages.
+NAMES = ("y_true", "y_pred_a", "y_pred_b")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,12 +67,14 @@ class ComparisonResult:
     standard_error : float
         Bootstrap standard deviation (``ddof=1``) or asymptotic standard error.
     pvalue : float
-        Two-sided p-value of no difference.
+        Two-sided p-value of no difference; NaN, with an ``UndefinedMetricWarning`` saying
+        why, where an asymptotic standard error is 0 and the difference is not.
     statistic_a, statistic_b : float
         The measure of each classifier.
     n_undefined : int
-        Bootstrap resamples in which either measure was 0/0 (kept at its fill value), counted
-        once per classifier.
+        Bootstrap resamples with a 0/0 measure: for a measure that omits its undefined values,
+        the resamples left out (the measure of a or b NaN); for one with a fill value, the 0/0
+        values of a and of b, kept at that value.
     undefined : bool
         Whether the measure of a or b is 0/0 on the items themselves: no interval then.
     method : str
@@ -110,9 +132,13 @@ def compare_classifiers(
     Raises
     ------
     ValueError
-        Label vectors of different lengths or not 1-D, no items, and the errors of
+        Label vectors of different lengths or not 1-D, no items, NaN labels, and the errors of
         :func:`cenmcc.confidence_interval` (level, resamples, unknown method, a measure with no
-        gradient for ``"delta"``); ``"mcnemar"`` for a measure other than accuracy.
+        gradient for ``"delta"``); ``"mcnemar"`` for a measure other than accuracy; a
+        comparison that needs more memory than the machine has (so many classes or resamples).
+    TypeError
+        Labels of different kinds (strings against numbers), or labels that are none of
+        numbers, booleans, strings or bytes (``None``), as :func:`cenmcc.confusion_matrix`.
 
     Notes
     -----
@@ -142,29 +168,40 @@ def compare_classifiers(
     level = check_level(level)
     chosen, single = resolve(measure)
     check_method(method, METHODS)
-    if method == "mcnemar" and any(m.name != "accuracy" for m in chosen):
-        others = [m.name for m in chosen if m.name != "accuracy"]
+    if method == "mcnemar" and any(builtin(m) != "accuracy" for m in chosen):
+        others = [m.name for m in chosen if builtin(m) != "accuracy"]
         raise ValueError(f"method 'mcnemar' is for 'accuracy', not {others}")
     if method in BOOTSTRAP:
         check_resamples(n_resamples, level)
-    T = joint_table(y_true, y_pred_a, y_pred_b)
-    K = T.shape[0]
-    if method == "bca" and T.sum() < 2:
+    cells, counts, K = joint_cells(y_true, y_pred_a, y_pred_b)
+    width = len(cells) + 1 + 2 * K * K  # the drawn cells and two confusion matrices
+    if method in BOOTSTRAP:
+        what = f"a bootstrap of {n_resamples:,} resamples of {K:,} classes"
+        check_memory(peak_bytes(n_resamples, 3 * len(chosen), width), what)
+    else:
+        check_memory(8 * 4 * width, f"the comparison of {K:,} classes")
+    if method == "bca" and counts.sum() < 2:
         raise ValueError("BCa's jackknife needs at least 2 items")
-    values, _, undefined = evaluate(np.stack([T.sum(2), T.sum(1)])[None], chosen)
+    both = margins(counts[None, None], cells, K)[:, 0, 0]  # (2, K, K): a's and b's
+    values, _, undefined = evaluate(both[None], chosen)
     difference = {m.name: values[m.name][:, :1] - values[m.name][:, 1:] for m in chosen}
     if method in BOOTSTRAP:
         rng = np.random.default_rng(random_state)
-        values_of = margins_values(K, chosen)
+        drawn, weights = drawn_cells(cells, counts, K)
         parts = bootstrap(
-            T[None], chosen, difference, level, method, n_resamples, rng, values_of, null=0.0
-        )
+            weights[None], chosen, difference, level, method, n_resamples, rng,
+            margins_values(drawn, K, chosen), width, null=0.0,
+        )  # fmt: skip
     else:
-        parts = {m.name: delta(T, m, difference[m.name][0, 0], level, method) for m in chosen}
+        parts = {
+            m.name: delta(cells, counts, both, m, difference[m.name][0, 0], level, method)
+            for m in chosen
+            if not undefined[m.name][0]
+        }
     results = {}
     for m in chosen:
-        part = {key: float(np.ravel(x)[0]) for key, x in parts[m.name].items()}
         bad = bool(undefined[m.name][0])
+        part = {key: float(np.ravel(x)[0]) for key, x in parts.get(m.name, {}).items()}
         nan = float("nan")
         results[m.name] = ComparisonResult(
             nan if bad else float(difference[m.name][0, 0]),
@@ -173,7 +210,7 @@ def compare_classifiers(
             nan if bad else part["pvalue"],
             float(values[m.name][0, 0]),
             float(values[m.name][0, 1]),
-            int(part["n_undefined"]),
+            int(part.get("n_undefined", 0)),
             bad,
             method,
             level,
@@ -182,62 +219,108 @@ def compare_classifiers(
     return results[chosen[0].name] if single else results
 
 
-def joint_table(y_true, y_pred_a, y_pred_b) -> np.ndarray:
-    """The counts ``(K, K, K)`` of (true, a's, b's) labels; classes are their sorted union."""
-    vectors = [np.asarray(y) for y in (y_true, y_pred_a, y_pred_b)]
-    if any(v.ndim != 1 for v in vectors):
-        shapes = [v.shape for v in vectors]
-        raise ValueError(f"y_true, y_pred_a and y_pred_b must be 1-D, got shapes {shapes}")
-    lengths = [v.size for v in vectors]
-    if len(set(lengths)) > 1:
-        raise ValueError(
-            f"y_true, y_pred_a and y_pred_b must have the same length, got lengths {lengths}"
-        )
-    if not lengths[0]:
-        raise ValueError("y_true, y_pred_a and y_pred_b hold no items")
-    classes, codes = np.unique(np.concatenate(vectors), return_inverse=True)
-    K = max(classes.size, 2)
-    t, a, b = codes.reshape(3, -1)
-    return np.bincount((t * K + a) * K + b, minlength=K**3).reshape(K, K, K)
+def joint_cells(y_true, y_pred_a, y_pred_b) -> tuple[np.ndarray, np.ndarray, int]:
+    """The non-empty cells ``(L, 3)`` of the joint table of (true, a's, b's) class indices, in
+    the table's row-major order, their counts ``(L,)`` and the number of classes K (the sorted
+    union of the labels, at least 2), through the label path of :func:`cenmcc.confusion_matrix`.
+    """
+    read = read_together((y_true, y_pred_a, y_pred_b), NAMES)
+    classes = union(*read)
+    codes = [
+        encode(x, classes, name=name, classes_name="classes")
+        for x, name in zip(read, NAMES, strict=True)
+    ]
+    cells, counts = np.unique(np.stack(codes, axis=1), axis=0, return_counts=True)
+    return cells, counts.astype(np.int64), max(classes.labels.size, 2)
 
 
-def margins_values(K: int, chosen: list[Measure]):
-    """``values_of`` for draws of the joint table: differences ``(m, R)``, 0/0 counts ``(m,)``."""
+def drawn_cells(cells, counts, K: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cells a resample draws and their counts: the non-empty cells and the table's last.
+
+    numpy draws a multinomial cell by cell, an empty cell draws nothing unless it is the last,
+    and the last takes what is left: the resamples of these cells are those of the whole
+    ``K^3`` table, at the cost of its non-empty cells only.
+    """
+    last = np.full((1, 3), K - 1)
+    if len(cells) and (cells[-1] == last[0]).all():
+        return cells, counts
+    return np.concatenate([cells, last]), np.append(counts, 0)
+
+
+def margins(draws, cells, K: int) -> np.ndarray:
+    """The confusion matrices ``(2, m, R, K, K)`` of a and b of draws ``(m, R, L)`` of ``cells``."""
+    m, R, L = draws.shape
+    offsets = np.arange(m * R)[:, None] * (K * K)
+    weights = draws.reshape(m * R, L).ravel()
+    out = np.empty((2, m * R * K * K), dtype=np.int64)
+    for side, column in enumerate((1, 2)):
+        index = (offsets + cells[:, 0] * K + cells[:, column]).ravel()
+        out[side] = np.bincount(index, weights, m * R * K * K)
+    return out.reshape(2, m, R, K, K)
+
+
+def margins_values(cells, K: int, chosen: list[Measure]):
+    """``values_of`` for draws of the joint cells: differences ``(m, R)`` and 0/0 counts ``(m,)``
+    (for a measure that omits its undefined values, the resamples left out: where the measure
+    of a or b is NaN; for one with a fill value, the 0/0 values of a and of b)."""
 
     def values_of(draws):
-        m, R = draws.shape[:2]
-        T = draws.reshape(m, R, K, K, K)
-        values, _, n_undefined = evaluate(np.concatenate([T.sum(4), T.sum(3)], axis=1), chosen)
-        return {x: v[:, :R] - v[:, R:] for x, v in values.items()}, n_undefined
+        R = draws.shape[1]
+        both = margins(draws, cells, K)
+        values, _, n_undefined = evaluate(np.concatenate(list(both), axis=1), chosen)
+        differences = {m.name: values[m.name][:, :R] - values[m.name][:, R:] for m in chosen}
+        for m in chosen:
+            if m.omits:
+                n_undefined[m.name] = np.count_nonzero(np.isnan(differences[m.name]), axis=1)
+        return differences, n_undefined
 
     return values_of
 
 
-def delta(T, m: Measure, d: float, level: float, method: str) -> dict:
-    """Delta-method (or McNemar) interval, standard error and p-value of the difference ``d``."""
-    from scipy import stats
-    from scipy.special import ndtr, ndtri
+def delta(cells, counts, both, m: Measure, d: float, level: float, method: str) -> dict:
+    """Delta-method (or McNemar) interval, standard error and p-value of the difference ``d``.
 
-    n = T.sum()
-    margins = np.stack([T.sum(2), T.sum(1)])
-    g = gradient(margins, m).reshape(2, *T.shape[:2])
-    G = g[0][:, :, None] - g[1][:, None, :]  # at (t, i, j): g_a[t, i] - g_b[t, j]
-    se = float(np.sqrt(delta_variance((T / n).ravel(), G.ravel(), n)))
+    The gradient over the joint cells is ``g_a[t, i] - g_b[t, j]`` at ``(t, i, j)``, ``g_a``
+    and ``g_b`` the measure's gradients at the two confusion matrices ``both``.
+    """
+    from scipy import stats
+    from scipy.special import ndtri
+
+    n = counts.sum()
+    g = gradient(both, m).reshape(both.shape)
+    t, i, j = cells.T
+    se = float(np.sqrt(delta_variance(counts / n, g[0][t, i] - g[1][t, j], n)))
     z = ndtri((1 + level) / 2)
     if method == "mcnemar":
-        t = np.arange(T.shape[0])
-        right_a = T[t, t, :].sum() - np.trace(T[t, t, :])
-        right_b = T[t, :, t].sum() - np.trace(T[t, :, t])
+        right_a = counts[(i == t) & (j != t)].sum()
+        right_b = counts[(j == t) & (i != t)].sum()
         discordant = right_a + right_b
         pvalue = 1.0 if not discordant else stats.chi2.sf((right_a - right_b) ** 2 / discordant, 1)
     else:
-        pvalue = 2 * ndtr(-abs(d) / se) if se > 0 else float(d == 0)
+        pvalue = wald_pvalue(d, se, "delta")
     width = m.bounds[1] - m.bounds[0]
     low, high = np.clip([d - z * se, d + z * se], -width, width)
-    return {
-        "low": low,
-        "high": high,
-        "standard_error": se,
-        "pvalue": pvalue,
-        "n_undefined": 0,
-    }
+    return {"low": low, "high": high, "standard_error": se, "pvalue": pvalue}
+
+
+def wald_pvalue(d: float, se: float, method: str) -> float:
+    """``2 Phi(-|d| / se)``; 1 where ``d`` and ``se`` are both 0 (no difference on any item);
+    NaN, with a warning that says why, where only ``se`` is 0: the asymptotic variance of a
+    difference is 0 on such a table (every item agrees with both or neither classifier, say),
+    and ``d / se`` is no test."""
+    from scipy.special import ndtr
+
+    if se > 0:
+        return float(2 * ndtr(-abs(d) / se))
+    if d == 0:
+        return 1.0
+    warnings.warn(
+        UndefinedMetricWarning(
+            f"the p-value of method {method!r} is undefined: the difference is {d:.6g} with a "
+            "standard error of 0 (its asymptotic variance vanishes on this table); set to NaN, "
+            "use a bootstrap method or, for accuracy, 'mcnemar'",
+            1,
+        ),
+        stacklevel=caller_stacklevel(),
+    )
+    return float("nan")

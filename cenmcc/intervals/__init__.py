@@ -33,9 +33,16 @@ from __future__ import annotations
 import numpy as np
 
 from .. import fscore
-from .arguments import check_level, check_method, check_resamples, resolve, whole_counts
+from .arguments import (
+    check_level,
+    check_memory,
+    check_method,
+    check_resamples,
+    resolve,
+    whole_counts,
+)
 from .asymptotic import analytic, check_closed_form, wilson_interval
-from .resampling import BOOTSTRAP, bootstrap, evaluate
+from .resampling import BOOTSTRAP, bootstrap, evaluate, peak_bytes
 from .results import ConfidenceInterval, IntervalResult
 
 __all__ = ["ConfidenceInterval", "IntervalResult", "confidence_interval"]
@@ -155,6 +162,10 @@ def confidence_interval(
         check_closed_form(method, m)
     if method in BOOTSTRAP:
         check_resamples(n_resamples, level)
+        check_memory(
+            peak_bytes(n_resamples, len(chosen), C.shape[-1] ** 2),
+            f"a bootstrap of {n_resamples:,} resamples",
+        )
         if method == "bca" and C.shape[0] and C.sum(axis=(-2, -1)).min() < 2:
             raise ValueError("BCa's jackknife needs at least 2 items in every matrix")
     statistic, undefined, _ = evaluate(C[:, None], chosen)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -39,6 +40,17 @@ def check_resamples(n_resamples, level: float) -> None:
         raise ValueError(
             f"n_resamples {n_resamples} is too few for level {level}: each tail needs a "
             f"resample, at least {needed}"
+        )
+
+
+def check_memory(nbytes: int, what: str) -> None:
+    """Refuse, before any work, what needs more memory than this machine has (its physical
+    memory: the most any call could get); ``what`` names the request in the message."""
+    physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    if nbytes > physical:
+        raise ValueError(
+            f"{what} needs about {nbytes / 2**30:,.1f} GiB of memory, more than this machine's "
+            f"{physical / 2**30:,.1f} GiB"
         )
 
 

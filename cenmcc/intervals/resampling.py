@@ -76,6 +76,13 @@ def blocks(M: int, B: int, width: int) -> Iterator[tuple[slice, list[slice]]]:
         yield slice(start, start + 1), [slice(s, min(B, s + step)) for s in range(0, B, step)]
 
 
+def peak_bytes(B: int, n_values: int, width: int) -> int:
+    """About the most memory :func:`bootstrap` holds at once: the ``n_values`` values of each
+    of ``B`` resamples of one matrix (drawn, joined and sorted: 3 copies), and a block of
+    :data:`CHUNK_CELLS` cells, or of one resample of ``width`` cells, and its temporaries."""
+    return 8 * (3 * B * n_values + 4 * max(CHUNK_CELLS, width))
+
+
 def bootstrap(C, chosen, statistic, level, method, B, rng, values_of=None, width=None, null=None):
     """Percentile or BCa intervals of each matrix of ``C``: a dict of arrays ``(M,)`` by measure.
 

@@ -298,15 +298,6 @@ def test_delta_macro_mcc_of_a_stack_with_an_undefined_matrix_warns_nothing():
     assert r.standard_error[0] == pytest.approx(alone.standard_error, rel=1e-12)
 
 
-def test_delta_micro_mcc_difference_is_the_paired_wald_interval_mapped():
-    y, a, b = paired_labels(30, 15, 300, 55)
-    micro = cenmcc.compare_classifiers(y, a, b, "micro_mcc", method="delta")
-    accuracy = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
-    assert micro.statistic == pytest.approx(1.5 * accuracy.statistic)  # K = 3
-    assert micro.standard_error == pytest.approx(1.5 * accuracy.standard_error)
-    assert micro.pvalue == pytest.approx(accuracy.pvalue)
-
-
 @pytest.mark.parametrize(("name", "axis"), [("recall", 1), ("precision", 0)])
 def test_per_class_wilson_is_scipys_for_every_class(name, axis):
     stack = np.stack([C3, C3.T, np.array([[40, 5, 5], [4, 38, 8], [0, 0, 0]])])
@@ -491,111 +482,6 @@ def test_an_empty_stack_gives_empty_results(measure, method, shape):
     expected = shape[:-2] + ((shape[-1],) if measure == "recall" else ())
     for field in (r.statistic, *r.confidence_interval, r.standard_error, r.n_undefined):
         assert field.shape == expected
-
-
-# --- paired comparison of two classifiers ----------------------------------------------------
-
-
-def paired_labels(n_ab, n_ba, n_both, n_neither, K=3, seed=0):
-    """Labels with given counts of items a gets right and b wrong, and so on (shuffled)."""
-    rng = np.random.default_rng(seed)
-    n = n_ab + n_ba + n_both + n_neither
-    y = rng.integers(0, K, n)
-    wrong = (y + rng.integers(1, K, n)) % K
-    a_right = np.repeat([True, False, True, False], [n_ab, n_ba, n_both, n_neither])
-    b_right = np.repeat([False, True, True, False], [n_ab, n_ba, n_both, n_neither])
-    return y, np.where(a_right, y, wrong), np.where(b_right, y, wrong)
-
-
-def test_comparison_agrees_with_scipy_on_the_items():
-    y, a, b = paired_labels(40, 20, 120, 20)
-    B = 20_000
-
-    def difference(t, pa, pb, axis=-1):
-        return labels_statistic("mcc", 3)(t, pa, axis) - labels_statistic("mcc", 3)(t, pb, axis)
-
-    ours = cenmcc.compare_classifiers(
-        y, a, b, "mcc", method="percentile", n_resamples=B, random_state=1
-    )
-    theirs = stats.bootstrap(
-        (y, a, b), difference, paired=True, vectorized=True, n_resamples=B,
-        method="percentile", random_state=2,
-    )  # fmt: skip
-    assert ours.statistic == pytest.approx(float(difference(y, a, b)))
-    assert ours.confidence_interval.low == pytest.approx(theirs.confidence_interval.low, abs=0.01)
-    assert ours.confidence_interval.high == pytest.approx(theirs.confidence_interval.high, abs=0.01)
-    assert ours.standard_error == pytest.approx(theirs.standard_error, rel=0.03)
-
-
-def test_delta_accuracy_difference_is_the_paired_wald_interval():
-    n_ab, n_ba, n = 30, 15, 400
-    y, a, b = paired_labels(n_ab, n_ba, 300, 55)
-    r = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
-    d = (n_ab - n_ba) / n
-    assert r.statistic == pytest.approx(d)
-    assert r.standard_error == pytest.approx(np.sqrt(n_ab + n_ba - n * d**2) / n, rel=1e-6)
-
-
-def test_mcnemar_cross_checks_the_bootstrap_and_delta_pvalues():
-    n_ab, n_ba = 30, 15
-    y, a, b = paired_labels(n_ab, n_ba, 300, 55)
-    mcnemar = cenmcc.compare_classifiers(y, a, b, "accuracy", method="mcnemar")
-    assert mcnemar.pvalue == pytest.approx(stats.chi2.sf((n_ab - n_ba) ** 2 / (n_ab + n_ba), 1))
-    assert mcnemar.pvalue == pytest.approx(stats.binomtest(n_ab, n_ab + n_ba).pvalue, abs=0.02)
-    boot = cenmcc.compare_classifiers(
-        y, a, b, "accuracy", method="percentile", n_resamples=9999, random_state=0
-    )
-    delta = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
-    assert boot.pvalue == pytest.approx(mcnemar.pvalue, abs=0.01)  # 0.025; MC error 0.003
-    assert delta.pvalue == pytest.approx(mcnemar.pvalue, abs=0.005)
-
-
-@pytest.mark.parametrize("name", ["mcc", "cen", "cohen_kappa", "macro_mcc", "micro_mcc"])
-def test_delta_comparison_standard_error_is_the_bootstraps(name):
-    y, a, b = paired_labels(200, 120, 1200, 400)
-    delta = cenmcc.compare_classifiers(y, a, b, name, method="delta")
-    boot = cenmcc.compare_classifiers(
-        y, a, b, name, method="percentile", n_resamples=2000, random_state=0
-    )
-    assert delta.standard_error == pytest.approx(boot.standard_error, rel=0.08)
-    assert delta.statistic == boot.statistic
-
-
-@pytest.mark.parametrize("method", ["bca", "percentile", "delta"])
-def test_a_classifier_against_itself_differs_by_nothing(method):
-    y, a, _ = paired_labels(30, 15, 100, 20)
-    r = cenmcc.compare_classifiers(y, a, a, "mcc", method=method, n_resamples=99, random_state=0)
-    assert (r.statistic, *r.confidence_interval, r.standard_error) == (0, 0, 0, 0)
-    assert r.pvalue == 1
-
-
-def test_comparison_reproduces_and_flags_an_undefined_measure():
-    y, a, b = paired_labels(30, 15, 100, 20)
-    first = cenmcc.compare_classifiers(y, a, b, "cen", n_resamples=999, random_state=3)
-    assert first == cenmcc.compare_classifiers(y, a, b, "cen", n_resamples=999, random_state=3)
-    constant = np.zeros_like(y)  # predicts one class: its MCC is 0/0
-    r = cenmcc.compare_classifiers(y, a, constant, "mcc", n_resamples=99, random_state=0)
-    assert r.undefined
-    assert np.isnan(r.statistic)
-    assert np.isnan(r.confidence_interval.low)
-    assert r.n_undefined >= 99
-
-
-@pytest.mark.parametrize(
-    ("labels", "kwargs", "match"),
-    [
-        (([0, 1, 1], [0, 1], [1, 1, 0]), {}, r"same length, got lengths \[3, 2, 3\]"),
-        (([[0, 1]], [[0, 1]], [[1, 1]]), {}, "must be 1-D"),
-        (([], [], []), {}, "no items"),
-        (([0, 1], [0, 1], [1, 1]), {"method": "mcnemar"}, "'mcnemar' is for 'accuracy'"),
-        (([0, 1], [0, 1], [1, 1]), {"method": "wilson"}, "unknown method 'wilson'"),
-        (([0, 1], [0, 1], [1, 1]), {"level": 2}, r"level must be in \(0, 1\)"),
-        (([0, 1], [0, 1], [1, 1]), {"n_resamples": 10}, "too few for level"),
-    ],
-)
-def test_comparison_bad_input_is_refused(labels, kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        cenmcc.compare_classifiers(*labels, "mcc", **kwargs)
 
 
 def test_delta_accepts_a_gradient_near_zero_in_one_cell():
