@@ -42,13 +42,26 @@ from .intervals.arguments import (
     check_resamples,
     resolve,
 )
-from .intervals.asymptotic import delta_variance, gradient
+from .intervals.asymptotic import (
+    check_closed_form,
+    delta_covariance,
+    delta_variance,
+    describe,
+    fisher_interval,
+    gradient,
+)
 from .intervals.resampling import BOOTSTRAP, bootstrap, evaluate, peak_bytes
 from .intervals.results import ConfidenceInterval
 from .registry import Measure
 
 #: The methods of :func:`compare_classifiers`.
-METHODS = ("bca", "percentile", "delta", "mcnemar")
+METHODS = ("bca", "percentile", "wald", "mover", "mcnemar", "mcnemar-exact")
+
+#: McNemar's tests: of accuracy only.
+MCNEMAR = ("mcnemar", "mcnemar-exact")
+
+#: The largest ``z`` at which the MOVER interval is searched for an end at 0 (its p-value).
+Z_MAX = 38.0
 
 #: The names of the label vectors, in messages.
 NAMES = ("y_true", "y_pred_a", "y_pred_b")
@@ -116,10 +129,16 @@ def compare_classifiers(
         As in :func:`cenmcc.confidence_interval`; a sequence gives a dict by name.
     level : float, default 0.95
         The confidence level, in (0, 1).
-    method : {"bca", "percentile", "delta", "mcnemar"}, default "bca"
-        ``"bca"``, ``"percentile"``: bootstrap over the items (the joint table resampled);
-        ``"delta"``: the delta method on the joint table; ``"mcnemar"``: for accuracy only,
-        McNemar's test (its chi-square without continuity correction) with the delta interval.
+    method : {"bca", "percentile", "wald", "mover", "mcnemar", "mcnemar-exact"}, default "bca"
+        ``"bca"``, ``"percentile"``: bootstrap over the items (the joint table resampled).
+        ``"wald"``: the delta method on the joint table, ``d +/- z se`` (any measure with a
+        gradient, as for :func:`cenmcc.confidence_interval`).
+        ``"mover"``: Zou's MOVER from the Fisher's z interval of each classifier's measure and
+        their correlation (measures whose range is [-1, 1]).
+        ``"mcnemar"``: for accuracy only, McNemar's mid-p test; ``"mcnemar-exact"``: its exact
+        conditional (binomial) test; both with the Wald interval of the difference of the
+        accuracies. The former ``"delta"`` is retired (an error that says so): it was
+        ``"wald"``.
     n_resamples : int, default 9999
         Bootstrap resamples.
     random_state : None, int, or numpy.random.Generator
@@ -133,8 +152,9 @@ def compare_classifiers(
     ------
     ValueError
         Label vectors of different lengths or not 1-D, no items, NaN labels, and the errors of
-        :func:`cenmcc.confidence_interval` (level, resamples, unknown method, a measure with no
-        gradient for ``"delta"``); ``"mcnemar"`` for a measure other than accuracy; a
+        :func:`cenmcc.confidence_interval` (level, resamples, unknown or retired method, a
+        measure with no gradient for ``"wald"`` or ``"mover"``, ``"mover"`` for a measure whose
+        range is not [-1, 1]); McNemar's tests for a measure other than accuracy; a
         comparison that needs more memory than the machine has (so many classes or resamples).
     TypeError
         Labels of different kinds (strings against numbers), or labels that are none of
@@ -146,31 +166,46 @@ def compare_classifiers(
     (percentile or BCa, same resamples, same ``z0`` and acceleration) one of whose ends is 0:
     for the percentile method twice the smaller share of resampled differences on one side of
     0 (ties count half); never below ``2 / (B + 1)``, the smallest that ``B`` resamples
-    resolve. Delta: ``2 Phi(-|d| / se)``, the gradients of the MCC and its macro and micro
-    averages written out (:mod:`cenmcc.intervals.gradients`): the paired differences of the
-    binary MCC that Itaya et al. (2024, arXiv 2405.12622) and of the macro- and micro-averaged
-    MCCs that Tamura et al. (2025, arXiv 2503.06450) treat, by our derivation, not checked
-    against their printed variances (we could read only their abstracts).
-    McNemar (1947): ``(n_ab - n_ba)^2 / (n_ab + n_ba)`` against chi-square with 1 degree of
-    freedom, ``n_ab`` the items a classifies right and b wrong; its interval is the delta
-    method's, the Wald interval of paired proportions
-    ``d +/- z sqrt(n_ab + n_ba - n d^2) / n``.
+    resolve. Wald: ``2 Phi(-|d| / se)``, with ``se^2`` the delta method's variance of the
+    difference over the joint cells (the gradients of the MCC and its macro and micro averages
+    written out, :mod:`cenmcc.intervals.gradients`). MOVER: ``2 Phi(-z)`` at the smallest
+    ``z`` whose MOVER interval has 0 at an end (:func:`inverted_mover_pvalue`). Where the
+    standard error of the difference is 0 and the difference is not (a right on every item
+    and b wrong, say), these p-values are NaN, with an ``UndefinedMetricWarning``; where both
+    are 0, 1. Wald's interval and MOVER for paired MCCs are those of Itaya, Tamura, Hayashi &
+    Yamamoto (2024, *Statistics in Medicine* 44:e10303) for the binary MCC and of Tamura et
+    al. (2025, arXiv:2503.06450) for the macro and micro MCCs: their equations were read from
+    the authors' public R code, not from the papers' text, which we could not read; the tests
+    check ours against a literal per-cell transcription of them. MOVER (Zou 2008) uses each
+    classifier's Fisher's z limits ``(l, u)`` and ``r = cov_ab / sqrt(v_a v_b)``:
+    ``L = d - sqrt((m_a - l_a)^2 + (u_b - m_b)^2 - 2 r (m_a - l_a)(u_b - m_b))``,
+    ``U = d + sqrt((u_a - m_a)^2 + (m_b - l_b)^2 - 2 r (u_a - m_a)(m_b - l_b))``.
+    McNemar's tests (:func:`mcnemar_pvalue`) take the ``n_ab`` items a classifies right and b
+    wrong and the ``n_ba`` the other way round: ``"mcnemar-exact"`` the exact binomial test of
+    ``n_ab`` of ``n_ab + n_ba`` at 1/2, ``"mcnemar"`` its mid-p version (Fagerland, Lydersen &
+    Laake 2013), whose size is closer to nominal; their interval is Wald's interval of the
+    difference of paired proportions, ``d +/- z sqrt(n_ab + n_ba - n d^2) / n``.
 
     Examples
     --------
     >>> y = [0, 1] * 50
     >>> a = [0, 1] * 45 + [1, 0] * 5
     >>> b = [0, 1] * 40 + [1, 0] * 10
-    >>> r = compare_classifiers(y, a, b, "accuracy", method="mcnemar")
-    >>> round(float(r.statistic), 2), round(float(r.pvalue), 4)
-    (0.1, 0.0016)
+    >>> r = compare_classifiers(y, a, b, "accuracy", method="mcnemar")  # 10 against 0
+    >>> round(float(r.statistic), 2), round(float(r.pvalue), 5)  # mid-p: 2^-10
+    (0.1, 0.00098)
+    >>> exact = compare_classifiers(y, a, b, "accuracy", method="mcnemar-exact")
+    >>> round(float(exact.pvalue), 5)  # 2 * 2^-10
+    0.00195
     """
     level = check_level(level)
     chosen, single = resolve(measure)
     check_method(method, METHODS)
-    if method == "mcnemar" and any(builtin(m) != "accuracy" for m in chosen):
-        others = [m.name for m in chosen if builtin(m) != "accuracy"]
-        raise ValueError(f"method 'mcnemar' is for 'accuracy', not {others}")
+    if method in MCNEMAR and any(builtin(m) != "accuracy" for m in chosen):
+        others = [describe(m) for m in chosen if builtin(m) != "accuracy"]
+        raise ValueError(f"method {method!r} is for 'accuracy', not {', '.join(others)}")
+    for m in chosen:
+        check_closed_form(method, m)
     if method in BOOTSTRAP:
         check_resamples(n_resamples, level)
     cells, counts, K = joint_cells(y_true, y_pred_a, y_pred_b)
@@ -194,7 +229,7 @@ def compare_classifiers(
         )  # fmt: skip
     else:
         parts = {
-            m.name: delta(cells, counts, both, m, difference[m.name][0, 0], level, method)
+            m.name: asymptotic(cells, counts, both, values[m.name][0], m, level, method)
             for m in chosen
             if not undefined[m.name][0]
         }
@@ -277,30 +312,106 @@ def margins_values(cells, K: int, chosen: list[Measure]):
     return values_of
 
 
-def delta(cells, counts, both, m: Measure, d: float, level: float, method: str) -> dict:
-    """Delta-method (or McNemar) interval, standard error and p-value of the difference ``d``.
+def asymptotic(cells, counts, both, thetas, m: Measure, level: float, method: str) -> dict:
+    """The interval, standard error and p-value of the difference of ``m`` between the two
+    confusion matrices ``both``, whose measures are ``thetas``, by a method that draws no
+    resample (see :func:`compare_classifiers`).
 
-    The gradient over the joint cells is ``g_a[t, i] - g_b[t, j]`` at ``(t, i, j)``, ``g_a``
-    and ``g_b`` the measure's gradients at the two confusion matrices ``both``.
+    The delta method over the joint cells ``(t, i, j)`` with proportions ``p``: the gradients
+    of the measure of a and of b are ``g_a[t, i]`` and ``g_b[t, j]`` (``g_a``, ``g_b`` its
+    gradients at a's and b's confusion matrix), their variances and covariance
+    :func:`delta_covariance`, and the difference's gradient ``g_a[t, i] - g_b[t, j]``.
     """
-    from scipy import stats
     from scipy.special import ndtri
 
     n = counts.sum()
-    g = gradient(both, m).reshape(both.shape)
+    p = counts / n
     t, i, j = cells.T
-    se = float(np.sqrt(delta_variance(counts / n, g[0][t, i] - g[1][t, j], n)))
+    g = gradient(both, m).reshape(both.shape)
+    ga, gb = g[0][t, i], g[1][t, j]
+    theta_a, theta_b = (float(x) for x in thetas)
+    d = theta_a - theta_b
+    se = float(np.sqrt(delta_variance(p, ga - gb, n)))
     z = ndtri((1 + level) / 2)
-    if method == "mcnemar":
-        right_a = counts[(i == t) & (j != t)].sum()
-        right_b = counts[(j == t) & (i != t)].sum()
-        discordant = right_a + right_b
-        pvalue = 1.0 if not discordant else stats.chi2.sf((right_a - right_b) ** 2 / discordant, 1)
+    if method == "mover":
+        ends = mover(theta_a, theta_b, p, ga, gb, n)
+        low, high = ends(z)
+        pvalue = inverted_mover_pvalue(ends, d, se)
     else:
-        pvalue = wald_pvalue(d, se, "delta")
-    width = m.bounds[1] - m.bounds[0]
-    low, high = np.clip([d - z * se, d + z * se], -width, width)
+        width = m.bounds[1] - m.bounds[0]
+        low, high = np.clip([d - z * se, d + z * se], -width, width)
+        pvalue = mcnemar_pvalue(cells, counts, method) if method in MCNEMAR else None
+        pvalue = wald_pvalue(d, se, method) if pvalue is None else pvalue
     return {"low": low, "high": high, "standard_error": se, "pvalue": pvalue}
+
+
+def mover(theta_a, theta_b, p, ga, gb, n):
+    """Zou's MOVER interval of ``theta_a - theta_b`` as a function of the normal quantile ``z``.
+
+    Each measure's Fisher's z interval ``(l, u)`` at ``z`` (:func:`fisher_interval`, its
+    standard error from :func:`delta_covariance`), and their correlation ``r = cov_ab /
+    sqrt(v_a v_b)`` (0 where a variance is 0), give ``L = d - sqrt((theta_a - l_a)^2 +
+    (u_b - theta_b)^2 - 2 r (theta_a - l_a)(u_b - theta_b))`` and ``U = d + sqrt((u_a -
+    theta_a)^2 + (theta_b - l_b)^2 - 2 r (u_a - theta_a)(theta_b - l_b))``: Zou (2008),
+    *Statistics in Medicine* 27:1693, with the standard cross terms.
+    """
+    va, vb = delta_variance(p, ga, n), delta_variance(p, gb, n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.nan_to_num(delta_covariance(p, ga, gb, n) / np.sqrt(va * vb))
+    d = theta_a - theta_b
+
+    def ends(z):
+        la, ua = fisher_interval(theta_a, np.sqrt(va), z)
+        lb, ub = fisher_interval(theta_b, np.sqrt(vb), z)
+        below = (theta_a - la) ** 2 + (ub - theta_b) ** 2 - 2 * r * (theta_a - la) * (ub - theta_b)
+        above = (ua - theta_a) ** 2 + (theta_b - lb) ** 2 - 2 * r * (ua - theta_a) * (theta_b - lb)
+        return float(d - np.sqrt(max(below, 0.0))), float(d + np.sqrt(max(above, 0.0)))
+
+    return ends
+
+
+def inverted_mover_pvalue(ends, d: float, se: float) -> float:
+    """Two-sided p-value of no difference from the MOVER interval: ``2 Phi(-z)`` at the
+    smallest ``z`` whose interval ``ends(z)`` has 0 at an end (found by Brent's method); 0
+    where no interval up to ``z = Z_MAX`` reaches 0; NaN as :func:`wald_pvalue` says where the
+    standard error ``se`` of the difference is 0."""
+    from scipy.optimize import brentq
+    from scipy.special import ndtr
+
+    if se == 0 or d == 0:
+        return wald_pvalue(d, se, "mover")
+    side = 0 if d > 0 else 1  # the end that moves towards 0
+
+    def end(z):
+        return ends(z)[side]
+
+    if np.sign(end(Z_MAX)) == np.sign(d):
+        return 0.0
+    return float(2 * ndtr(-brentq(end, 0.0, Z_MAX, xtol=1e-12)))
+
+
+def mcnemar_pvalue(cells, counts, method: str) -> float:
+    """McNemar's p-value from the ``b`` items a classifies right and b wrong, and the ``c`` the
+    other way round, ``N = b + c`` (1 where ``N = 0``).
+
+    ``"mcnemar-exact"``: the exact conditional test, :func:`scipy.stats.binomtest` of ``b``
+    of ``N`` at 1/2 (two-sided). ``"mcnemar"``: its mid-p version (Fagerland, Lydersen & Laake
+    2013, *BMC Medical Research Methodology* 13:91): ``2 P(X <= min(b, c)) - P(X = min(b,
+    c))`` with ``X ~ Binomial(N, 1/2)``, the exact p-value before its cap at 1 less the point
+    probability of what was observed; 1 where ``b = c``.
+    """
+    from scipy import stats
+
+    t, i, j = cells.T
+    right_a = int(counts[(i == t) & (j != t)].sum())
+    right_b = int(counts[(j == t) & (i != t)].sum())
+    N = right_a + right_b
+    if N == 0:
+        return 1.0
+    if method == "mcnemar-exact":
+        return float(stats.binomtest(right_a, N, 0.5).pvalue)
+    k = min(right_a, right_b)
+    return float(2 * stats.binom.cdf(k, N, 0.5) - stats.binom.pmf(k, N, 0.5))
 
 
 def wald_pvalue(d: float, se: float, method: str) -> float:

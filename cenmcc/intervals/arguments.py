@@ -13,9 +13,20 @@ import numpy as np
 from .._marginals import Counts
 from ..registry import MEASURES, Measure, measure_named
 
+#: Methods no longer accepted, and what they were.
+RETIRED = {
+    "delta": (
+        "it was Fisher's z interval of the delta method for the MCC and Wald's for every other "
+        "measure and for paired differences: ask for method='fisher_z' or 'wald' "
+        "(compare_classifiers: 'wald' or 'mover')"
+    )
+}
+
 
 def check_method(method, methods: tuple[str, ...]) -> None:
-    """Refuse a ``method`` that is not one of ``methods``."""
+    """Refuse a ``method`` that is not one of ``methods`` (a retired one with what it was)."""
+    if isinstance(method, str) and method in RETIRED:
+        raise ValueError(f"method {method!r} is retired: {RETIRED[method]}")
     if not isinstance(method, str) or method not in methods:
         raise ValueError(f"unknown method {method!r}; the methods are {list(methods)}")
 

@@ -1,9 +1,12 @@
-"""The intervals that draw no resample: the delta method (written-out or numerical gradients in
-the cell proportions), Wilson's score interval and the kappa variance of Fleiss, Cohen & Everitt.
+"""The intervals that draw no resample: Wald's and Fisher's z intervals of the delta method
+(written-out or numerical gradients in the cell proportions), Wilson's score interval and the
+kappa variance of Fleiss, Cohen & Everitt.
 
 The delta method's variance of a measure with gradient ``g`` in the cell proportions ``p`` of
 ``n`` items is the quadratic form of the multinomial covariance ``(diag(p) - p p^T) / n``:
-``(sum p g^2 - (sum p g)^2) / n``.
+``(sum p g^2 - (sum p g)^2) / n`` (:func:`delta_covariance`). Wald's interval is the estimate
+``+/- z`` times its root; Fisher's z interval is the same on ``atanh``'s scale, mapped back with
+``tanh`` (:func:`fisher_interval`), for measures whose range is [-1, 1].
 """
 
 from __future__ import annotations
@@ -29,13 +32,23 @@ STEP = 6e-6
 KINK = 1e-2
 
 
+#: The methods on Fisher's z scale: for measures whose range is [-1, 1].
+FISHER_Z = ("fisher_z", "mover")
+
+
 def check_closed_form(method: str, m: Measure) -> None:
     """Refuse a closed form asked for a measure it is not written for (by identity:
-    :func:`.arguments.builtin`)."""
+    :func:`.arguments.builtin`), or a method on Fisher's z scale for a measure whose range is
+    not [-1, 1]."""
     if method == "wilson" and builtin(m) not in PROPORTIONS:
         raise ValueError(f"method 'wilson' is for {list(PROPORTIONS)}, not {describe(m)}")
     if method == "fce" and builtin(m) != "cohen_kappa":
         raise ValueError(f"method 'fce' is for 'cohen_kappa', not {describe(m)}")
+    if method in FISHER_Z and m.bounds != (-1.0, 1.0):
+        raise ValueError(
+            f"method {method!r} (Fisher's z) is for measures whose range is [-1, 1], not "
+            f"{describe(m)} (range {list(m.bounds)}); use 'wald'"
+        )
 
 
 def describe(m: Measure) -> str:
@@ -87,14 +100,34 @@ def gradient(C: np.ndarray, m: Measure, undefined=None) -> np.ndarray:
     return g
 
 
+def delta_covariance(p: np.ndarray, g: np.ndarray, h: np.ndarray, n) -> np.ndarray:
+    """``g^T (diag(p) - p p^T) h / n`` over the last axis: the delta method's covariance of two
+    functions with gradients ``g`` and ``h`` in the proportions ``p`` of ``n`` items."""
+    return ((p * g * h).sum(axis=-1) - (p * g).sum(axis=-1) * (p * h).sum(axis=-1)) / n
+
+
 def delta_variance(p: np.ndarray, g: np.ndarray, n) -> np.ndarray:
     """``g^T (diag(p) - p p^T) g / n`` over the last axis: the delta method's variance."""
-    return np.maximum((p * g**2).sum(axis=-1) - (p * g).sum(axis=-1) ** 2, 0.0) / n
+    return np.maximum(delta_covariance(p, g, g, n), 0.0)
+
+
+def fisher_interval(theta, se, z):
+    """``tanh(atanh(theta) +/- z se / (1 - theta^2))``: the interval of Fisher's z of a measure
+    in (-1, 1) with standard error ``se``; the point ``theta`` where ``|theta| = 1`` (the slope
+    of ``atanh`` is infinite there and the delta method's variance 0)."""
+    theta, se = np.asarray(theta, dtype=np.float64), np.asarray(se, dtype=np.float64)
+    inside = np.abs(theta) < 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        centre = np.arctanh(np.where(inside, theta, 0.0))
+        half = z * se / (1 - theta**2)
+        low = np.where(inside, np.tanh(centre - half), theta)
+        high = np.where(inside, np.tanh(centre + half), theta)
+    return low, high
 
 
 def analytic(C, m: Measure, theta, level, method, undefined):
-    """Delta or closed-form intervals of each matrix, as :func:`bootstrap` gives them
-    (``undefined`` ``(M,)``: the matrices whose measure is 0/0, with no interval)."""
+    """Wald, Fisher's z or closed-form intervals of each matrix, as :func:`bootstrap` gives
+    them (``undefined`` ``(M,)``: the matrices whose measure is 0/0, with no interval)."""
     from scipy.special import ndtri
 
     M = C.shape[0]
@@ -114,14 +147,10 @@ def analytic(C, m: Measure, theta, level, method, undefined):
         else:
             g = gradient(C, m, undefined)
             se = np.sqrt(delta_variance(flat / n[:, None], g, n))
-        low, high = theta - z * se, theta + z * se
-        if builtin(m) == "mcc" and method == "delta":
-            with np.errstate(divide="ignore", invalid="ignore"):
-                inside = np.abs(theta) < 1
-                zr = np.arctanh(np.where(inside, theta, 0.0))
-                zse = se / (1 - theta**2)
-                low = np.where(inside, np.tanh(zr - z * zse), theta)
-                high = np.where(inside, np.tanh(zr + z * zse), theta)
+        if method == "fisher_z":
+            low, high = fisher_interval(theta, se, z)
+        else:
+            low, high = theta - z * se, theta + z * se
         low, high = np.clip(low, *m.bounds), np.clip(high, *m.bounds)
     return {"low": low, "high": high, "standard_error": se, "n_undefined": np.zeros(M, int)}
 

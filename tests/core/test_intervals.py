@@ -95,18 +95,18 @@ MATRICES = [
 
 
 @pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
-def test_fleiss_cohen_everitt_is_the_delta_method(C):
+def test_fleiss_cohen_everitt_is_walds_delta_method(C):
     fce = cenmcc.confidence_interval(C, "cohen_kappa", method="fce")
-    delta = cenmcc.confidence_interval(C, "cohen_kappa", method="delta")
+    delta = cenmcc.confidence_interval(C, "cohen_kappa", method="wald")
     assert fce.standard_error == pytest.approx(delta.standard_error, rel=1e-6)
     assert fce.confidence_interval.low == pytest.approx(delta.confidence_interval.low, rel=1e-6)
     assert kappa_standard_error(C) == pytest.approx(fce.standard_error)
 
 
 @pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
-def test_wilson_standard_error_is_the_delta_method(C):
+def test_wilson_standard_error_is_walds_delta_method(C):
     wilson = cenmcc.confidence_interval(C, "accuracy", method="wilson")
-    delta = cenmcc.confidence_interval(C, "accuracy", method="delta")
+    delta = cenmcc.confidence_interval(C, "accuracy", method="wald")
     assert wilson.standard_error == pytest.approx(delta.standard_error, rel=1e-6)
 
 
@@ -116,9 +116,10 @@ def test_wilson_is_scipys(k, n):
     assert wilson_interval(k, n, 0.9) == pytest.approx((ci.low, ci.high), rel=1e-12, abs=1e-15)
 
 
-def test_delta_mcc_uses_fisher_z():
+def test_fisher_z_of_the_mcc_is_walds_standard_error_on_atanhs_scale():
     C = MATRICES[0]
-    r = cenmcc.confidence_interval(C, "mcc", method="delta")
+    r = cenmcc.confidence_interval(C, "mcc", method="fisher_z")
+    assert r.standard_error == cenmcc.confidence_interval(C, "mcc", method="wald").standard_error
     z = np.arctanh(r.statistic)
     half = stats.norm.ppf(0.975) * r.standard_error / (1 - r.statistic**2)
     assert (r.confidence_interval.low, r.confidence_interval.high) == pytest.approx(
@@ -127,9 +128,9 @@ def test_delta_mcc_uses_fisher_z():
 
 
 @pytest.mark.parametrize("name", ["mcc", "cen", "f1_macro", "balanced_accuracy"])
-def test_delta_standard_error_is_the_bootstraps_for_a_large_sample(name):
+def test_wald_standard_error_is_the_bootstraps_for_a_large_sample(name):
     C = 20 * C3
-    delta = cenmcc.confidence_interval(C, name, method="delta")
+    delta = cenmcc.confidence_interval(C, name, method="wald")
     boot = cenmcc.confidence_interval(
         C, name, method="percentile", n_resamples=4000, random_state=0
     )
@@ -142,7 +143,7 @@ def population(K=3, accuracy=0.8):
     return P
 
 
-@pytest.mark.parametrize(("name", "method"), [("accuracy", "wilson"), ("mcc", "delta")])
+@pytest.mark.parametrize(("name", "method"), [("accuracy", "wilson"), ("mcc", "fisher_z")])
 def test_coverage_of_95_percent_intervals(name, method):
     """Over 2,000 test sets of 300 items, the share of intervals holding the population value."""
     P = population()
@@ -191,7 +192,7 @@ def test_undefined_resamples_are_counted():
 
 def test_undefined_matrix_has_no_interval():
     C = np.array([C3[:2, :2], [[50, 0], [0, 0]]])
-    for method in ("bca", "delta"):
+    for method in ("bca", "wald", "fisher_z"):
         r = cenmcc.confidence_interval(C, "mcc", method=method, n_resamples=99, random_state=0)
         assert r.undefined.tolist() == [False, True]
         assert np.isnan(r.confidence_interval.low[1])
@@ -242,12 +243,12 @@ def test_binary_mcc_standard_error_is_the_spread_of_simulated_test_sets(
 @pytest.mark.parametrize(
     ("P", "n", "name", "method"),
     [
-        (binary_population(0.5, 0.8, 0.8), 200, "mcc", "delta"),
-        (binary_population(0.2, 0.8, 0.9), 500, "mcc", "delta"),
-        (binary_population(0.1, 0.7, 0.95), 1000, "mcc", "delta"),
-        (population(), 300, "macro_mcc", "delta"),
-        (population(5), 1000, "macro_mcc", "delta"),
-        (population(), 300, "micro_mcc", "delta"),
+        (binary_population(0.5, 0.8, 0.8), 200, "mcc", "fisher_z"),
+        (binary_population(0.2, 0.8, 0.9), 500, "mcc", "fisher_z"),
+        (binary_population(0.1, 0.7, 0.95), 1000, "mcc", "fisher_z"),
+        (population(), 300, "macro_mcc", "wald"),
+        (population(5), 1000, "macro_mcc", "wald"),
+        (population(), 300, "micro_mcc", "wald"),
         (population(), 300, "micro_mcc", "wilson"),
     ],
     ids=lambda x: x if isinstance(x, str | int) else "",
@@ -266,7 +267,7 @@ def test_coverage_of_the_mccs_closed_forms(P, n, name, method):
 @pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
 def test_micro_mcc_intervals_are_the_accuracys_mapped(C):
     K = C.shape[0]
-    for method in ("wilson", "delta"):
+    for method in ("wilson", "wald"):
         micro = cenmcc.confidence_interval(C, "micro_mcc", method=method)
         accuracy = cenmcc.confidence_interval(C, "accuracy", method=method)
         mapped = [(K * x - 1) / (K - 1) for x in accuracy.confidence_interval]
@@ -274,10 +275,10 @@ def test_micro_mcc_intervals_are_the_accuracys_mapped(C):
         assert micro.standard_error == pytest.approx(K / (K - 1) * accuracy.standard_error)
 
 
-def test_binary_macro_mcc_is_the_mcc_and_its_delta_interval_without_fisher_z():
+def test_binary_macro_mcc_is_the_mcc_and_its_wald_interval():
     C = BINARY[0]
-    macro = cenmcc.confidence_interval(C, "macro_mcc", method="delta")
-    mcc = cenmcc.confidence_interval(C, "mcc", method="delta")
+    macro = cenmcc.confidence_interval(C, "macro_mcc", method="wald")
+    mcc = cenmcc.confidence_interval(C, "mcc", method="wald")
     assert macro.statistic == pytest.approx(mcc.statistic)
     assert macro.standard_error == pytest.approx(mcc.standard_error, rel=1e-12)
     z = stats.norm.ppf(0.975)
@@ -285,13 +286,13 @@ def test_binary_macro_mcc_is_the_mcc_and_its_delta_interval_without_fisher_z():
     assert macro.confidence_interval.low == pytest.approx(low)
 
 
-def test_delta_macro_mcc_of_a_stack_with_an_undefined_matrix_warns_nothing():
+def test_wald_macro_mcc_of_a_stack_with_an_undefined_matrix_warns_nothing():
     """A class never predicted makes the macro MCC 0/0: that matrix's interval is NaN, the
     others' are unchanged, and no RuntimeWarning of inf * 0 escapes (the coverage experiment's
     draws at n = 50 met one)."""
     stack = np.array([C3, [[5, 1, 0], [2, 6, 0], [0, 1, 0]]])
-    r = cenmcc.confidence_interval(stack, "macro_mcc", method="delta")
-    alone = cenmcc.confidence_interval(C3, "macro_mcc", method="delta")
+    r = cenmcc.confidence_interval(stack, "macro_mcc", method="wald")
+    alone = cenmcc.confidence_interval(C3, "macro_mcc", method="wald")
     assert r.undefined.tolist() == [False, True]
     assert np.isnan(r.confidence_interval.low[1])
     assert np.isnan(r.standard_error[1])
@@ -343,14 +344,25 @@ KINKED = cenmcc.Measure("abs_mcc", lambda C: np.abs(cenmcc.mcc(C)), True)
         ({"measure": "macro_mcc", "method": "wilson"}, ValueError, "not 'macro_mcc'"),
         ({"measure": "recall"}, ValueError, "per-class 'recall' has Wilson's interval only"),
         (
-            {"measure": cenmcc.precision, "method": "delta"},
+            {"measure": cenmcc.precision, "method": "wald"},
             ValueError,
-            "per-class 'precision' has Wilson's interval only .* not 'delta'",
+            "per-class 'precision' has Wilson's interval only .* not 'wald'",
         ),
         ({"measure": "nope"}, ValueError, "unknown measure 'nope'"),
         ({"measure": 3}, TypeError, "measure must be a name"),
         ({"measure": ["mcc", "mcc"]}, ValueError, "asked for twice"),
-        ({"measure": KINKED, "method": "delta"}, ValueError, "'abs_mcc' has no gradient"),
+        ({"measure": KINKED, "method": "wald"}, ValueError, "'abs_mcc' has no gradient"),
+        ({"method": "delta"}, ValueError, "method 'delta' is retired: it was Fisher's z .* MCC"),
+        (
+            {"measure": "accuracy", "method": "fisher_z"},
+            ValueError,
+            "range is \\[-1, 1\\], not 'acc",
+        ),
+        (
+            {"measure": cenmcc.Measure("mcc", cenmcc.mcc, True), "method": "fisher_z"},
+            ValueError,
+            r"not 'mcc' \(range \[-inf, inf\]\)",
+        ),
         ({"counts": [[1.5, 2], [3, 4]]}, ValueError, "counts must be whole numbers"),
         ({"counts": [[1, 0], [0, 0]]}, ValueError, "at least 2 items"),
     ],
@@ -457,18 +469,19 @@ def test_the_built_in_function_in_a_users_measure_is_the_built_in():
 
 
 def test_a_users_measure_named_mcc_gets_no_written_gradient():
-    """A measure named "mcc" that is half the MCC: its delta interval is half the MCC's
+    """A measure named "mcc" that is half the MCC: its Wald interval is half the MCC's
     standard error, from its own (numerical) gradient, not the MCC's written one."""
     half = cenmcc.Measure("mcc", lambda C: cenmcc.mcc(C) / 2, True, bounds=(-0.5, 0.5))
-    ours = cenmcc.confidence_interval(C3, half, method="delta")
-    mcc = cenmcc.confidence_interval(C3, "mcc", method="delta")
+    ours = cenmcc.confidence_interval(C3, half, method="wald")
+    mcc = cenmcc.confidence_interval(C3, "mcc", method="wald")
     assert ours.standard_error == pytest.approx(mcc.standard_error / 2, rel=1e-6)
 
 
 @pytest.mark.parametrize(
     ("measure", "method"),
     [
-        *((name, method) for name in ("mcc", "cen") for method in ("bca", "percentile", "delta")),
+        *((name, method) for name in ("mcc", "cen") for method in ("bca", "percentile", "wald")),
+        ("mcc", "fisher_z"),
         ("accuracy", "wilson"),
         ("micro_mcc", "wilson"),
         ("cohen_kappa", "fce"),
@@ -484,21 +497,21 @@ def test_an_empty_stack_gives_empty_results(measure, method, shape):
         assert field.shape == expected
 
 
-def test_delta_accepts_a_gradient_near_zero_in_one_cell():
+def test_wald_accepts_a_gradient_near_zero_in_one_cell():
     """CEN's slope in cell (0, 1) of this matrix is 1e-4: its one-sided differences differ by
     3% of themselves, which is rounding, not a kink (it was refused)."""
     C = np.array([[584, 371], [20, 25]])
-    r = cenmcc.confidence_interval(C, "cen", method="delta")
+    r = cenmcc.confidence_interval(C, "cen", method="wald")
     boot = cenmcc.confidence_interval(
         C, "cen", method="percentile", n_resamples=2000, random_state=0
     )
     assert r.standard_error == pytest.approx(boot.standard_error, rel=0.08)
 
 
-def test_delta_of_a_perfect_classification_is_a_point():
+def test_wald_of_a_perfect_classification_is_a_point():
     """Accuracy is 1 near a diagonal matrix: its slopes are rounding noise, not a kink (it was
     refused)."""
-    r = cenmcc.confidence_interval(np.diag([18, 12, 20]), "accuracy", method="delta")
+    r = cenmcc.confidence_interval(np.diag([18, 12, 20]), "accuracy", method="wald")
     assert (r.statistic, *r.confidence_interval, r.standard_error) == pytest.approx(
         (1, 1, 1, 0), abs=1e-9
     )

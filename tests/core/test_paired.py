@@ -43,22 +43,27 @@ def test_comparison_agrees_with_scipy_on_the_items():
 def test_delta_accuracy_difference_is_the_paired_wald_interval():
     n_ab, n_ba, n = 30, 15, 400
     y, a, b = paired_labels(n_ab, n_ba, 300, 55)
-    r = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
+    r = cenmcc.compare_classifiers(y, a, b, "accuracy", method="wald")
     d = (n_ab - n_ba) / n
     assert r.statistic == pytest.approx(d)
     assert r.standard_error == pytest.approx(np.sqrt(n_ab + n_ba - n * d**2) / n, rel=1e-6)
 
 
-def test_mcnemar_cross_checks_the_bootstrap_and_delta_pvalues():
+def test_mcnemar_cross_checks_the_bootstrap_and_wald_pvalues():
+    """At 30 against 15 discordant items the mid-p, the chi-square (0.0253), the bootstrap and
+    Wald's p-value agree, and the exact test is a little larger (conservative)."""
     n_ab, n_ba = 30, 15
     y, a, b = paired_labels(n_ab, n_ba, 300, 55)
     mcnemar = cenmcc.compare_classifiers(y, a, b, "accuracy", method="mcnemar")
-    assert mcnemar.pvalue == pytest.approx(stats.chi2.sf((n_ab - n_ba) ** 2 / (n_ab + n_ba), 1))
-    assert mcnemar.pvalue == pytest.approx(stats.binomtest(n_ab, n_ab + n_ba).pvalue, abs=0.02)
+    exact = cenmcc.compare_classifiers(y, a, b, "accuracy", method="mcnemar-exact")
+    chi2 = stats.chi2.sf((n_ab - n_ba) ** 2 / (n_ab + n_ba), 1)
+    assert mcnemar.pvalue == pytest.approx(chi2, abs=0.002)
+    assert exact.pvalue == pytest.approx(stats.binomtest(n_ab, n_ab + n_ba).pvalue)
+    assert mcnemar.pvalue < exact.pvalue < mcnemar.pvalue + 0.02
     boot = cenmcc.compare_classifiers(
         y, a, b, "accuracy", method="percentile", n_resamples=9999, random_state=0
     )
-    delta = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
+    delta = cenmcc.compare_classifiers(y, a, b, "accuracy", method="wald")
     assert boot.pvalue == pytest.approx(mcnemar.pvalue, abs=0.01)  # 0.025; MC error 0.003
     assert delta.pvalue == pytest.approx(mcnemar.pvalue, abs=0.005)
 
@@ -66,7 +71,7 @@ def test_mcnemar_cross_checks_the_bootstrap_and_delta_pvalues():
 @pytest.mark.parametrize("name", ["mcc", "cen", "cohen_kappa", "macro_mcc", "micro_mcc"])
 def test_delta_comparison_standard_error_is_the_bootstraps(name):
     y, a, b = paired_labels(200, 120, 1200, 400)
-    delta = cenmcc.compare_classifiers(y, a, b, name, method="delta")
+    delta = cenmcc.compare_classifiers(y, a, b, name, method="wald")
     boot = cenmcc.compare_classifiers(
         y, a, b, name, method="percentile", n_resamples=2000, random_state=0
     )
@@ -74,12 +79,17 @@ def test_delta_comparison_standard_error_is_the_bootstraps(name):
     assert delta.statistic == boot.statistic
 
 
-@pytest.mark.parametrize("method", ["bca", "percentile", "delta"])
+@pytest.mark.parametrize("method", ["bca", "percentile", "wald", "mover"])
 def test_a_classifier_against_itself_differs_by_nothing(method):
+    """MOVER's interval is not the point 0 (its limits, from each measure's asymmetric Fisher's
+    z interval, cancel only in part at r = 1), but it holds 0 and p = 1."""
     y, a, _ = paired_labels(30, 15, 100, 20)
     r = cenmcc.compare_classifiers(y, a, a, "mcc", method=method, n_resamples=99, random_state=0)
-    assert (r.statistic, *r.confidence_interval, r.standard_error) == (0, 0, 0, 0)
-    assert r.pvalue == 1
+    assert (r.statistic, r.standard_error, r.pvalue) == (0, 0, 1)
+    if method == "mover":
+        assert r.confidence_interval.low < 0 < r.confidence_interval.high
+    else:
+        assert tuple(r.confidence_interval) == (0, 0)
 
 
 def test_comparison_reproduces_and_flags_an_undefined_measure():
@@ -105,20 +115,32 @@ def test_comparison_reproduces_and_flags_an_undefined_measure():
         (([[0, 1]], [[0, 1]], [[1, 1]]), {}, "must be 1-D"),
         (([], [], []), {}, "y_true, y_pred_a and y_pred_b are empty"),
         (([0, 1], [0, 1], [1, 1]), {"method": "mcnemar"}, "'mcnemar' is for 'accuracy'"),
+        (
+            ([0, 1], [0, 1], [1, 1]),
+            {"method": "mcnemar-exact", "measure": cenmcc.Measure("accuracy", len, True)},
+            "'mcnemar-exact' is for 'accuracy', not a user's measure named 'accuracy'",
+        ),
+        (
+            ([0, 1], [0, 1], [1, 1]),
+            {"method": "mover", "measure": "accuracy"},
+            r"'mover' \(Fisher's z\) is for measures whose range is \[-1, 1\]",
+        ),
+        (([0, 1], [0, 1], [1, 1]), {"method": "delta"}, "'delta' is retired: it was .* paired"),
         (([0, 1], [0, 1], [1, 1]), {"method": "wilson"}, "unknown method 'wilson'"),
         (([0, 1], [0, 1], [1, 1]), {"level": 2}, r"level must be in \(0, 1\)"),
         (([0, 1], [0, 1], [1, 1]), {"n_resamples": 10}, "too few for level"),
     ],
 )
 def test_comparison_bad_input_is_refused(labels, kwargs, match):
+    measure = kwargs.pop("measure", "mcc")
     with pytest.raises(ValueError, match=match):
-        cenmcc.compare_classifiers(*labels, "mcc", **kwargs)
+        cenmcc.compare_classifiers(*labels, measure, **kwargs)
 
 
 def test_delta_micro_mcc_difference_is_the_paired_wald_interval_mapped():
     y, a, b = paired_labels(30, 15, 300, 55)
-    micro = cenmcc.compare_classifiers(y, a, b, "micro_mcc", method="delta")
-    accuracy = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
+    micro = cenmcc.compare_classifiers(y, a, b, "micro_mcc", method="wald")
+    accuracy = cenmcc.compare_classifiers(y, a, b, "accuracy", method="wald")
     assert micro.statistic == pytest.approx(1.5 * accuracy.statistic)  # K = 3
     assert micro.standard_error == pytest.approx(1.5 * accuracy.standard_error)
     assert micro.pvalue == pytest.approx(accuracy.pvalue)
@@ -152,7 +174,7 @@ def test_labels_are_checked_as_confusion_matrix_checks_them(labels, error, match
     """Issue 45 item 3: string truth against integer predictions counted nothing as correct,
     NaN labels counted as a class, None gave a raw TypeError."""
     with pytest.raises(error, match=match):
-        cenmcc.compare_classifiers(*labels, "accuracy", method="delta")
+        cenmcc.compare_classifiers(*labels, "accuracy", method="wald")
     if labels[0] == [0, 1, 1]:  # the same refusal as confusion_matrix's
         with pytest.raises(error, match="y_pred must hold labels of one kind"):
             cenmcc.confusion_matrix(labels[0], labels[1])
@@ -162,7 +184,7 @@ def test_labels_above_2_53_stay_apart():
     """2**53 + 1 and 2.0**53 are two classes: b, which confuses them, is wrong on half."""
     y = np.array([2**53 + 1, 2**53] * 10)  # int64
     b = np.full(20, 2.0**53)
-    r = cenmcc.compare_classifiers(y, y, b, "accuracy", method="delta")
+    r = cenmcc.compare_classifiers(y, y, b, "accuracy", method="wald")
     assert (r.statistic_a, r.statistic_b) == (1.0, 0.5)
     expected = cenmcc.accuracy(cenmcc.confusion_matrix(y, b))
     assert r.statistic_b == expected
@@ -204,7 +226,7 @@ def test_a_wald_pvalue_of_a_zero_standard_error_is_nan_with_a_reason():
     error is 0 and its p-value was exactly 0."""
     y, a, b = [0, 1, 2], [0, 1, 2], [1, 2, 0]
     with pytest.warns(cenmcc.UndefinedMetricWarning, match="standard error of 0"):
-        r = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
+        r = cenmcc.compare_classifiers(y, a, b, "accuracy", method="wald")
     assert (r.statistic, r.standard_error) == (1, 0)
     assert np.isnan(r.pvalue)
 
@@ -239,7 +261,7 @@ def test_the_comparison_of_many_classes_works_in_blocks():
         ),
         (
             lambda: cenmcc.compare_classifiers(
-                np.arange(10**5), np.arange(10**5), np.arange(10**5), "mcc", method="delta"
+                np.arange(10**5), np.arange(10**5), np.arange(10**5), "mcc", method="wald"
             ),
             "the comparison of 100,000 classes needs about",
         ),
