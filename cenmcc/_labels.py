@@ -95,16 +95,29 @@ def read_pair(
     y_true, y_pred, names: tuple[str, str] = ("y_true", "y_pred")
 ) -> tuple[Labels, Labels]:
     """:func:`read_labels` of two label arrays of the same kind and the same, non-zero length."""
-    a, b = read_labels(y_true, name=names[0]), read_labels(y_pred, name=names[1])
-    check_same_kind((a.kind, b.kind), names)
-    if a.index.size != b.index.size:
+    return read_together((y_true, y_pred), names)
+
+
+def read_together(arrays, names: tuple[str, ...]) -> tuple[Labels, ...]:
+    """:func:`read_labels` of label arrays (the truth first, then predictions) of the same kind
+    and the same, non-zero length."""
+    read = tuple(read_labels(x, name=name) for x, name in zip(arrays, names, strict=True))
+    for other, name in zip(read[1:], names[1:], strict=True):
+        check_same_kind((read[0].kind, other.kind), (names[0], name))
+    lengths = [x.index.size for x in read]
+    if len(set(lengths)) > 1:
         raise ValueError(
-            f"{names[0]} and {names[1]} must have the same length, "
-            f"got {a.index.size} and {b.index.size}"
+            f"{_listed(names)} must have the same length, got {_listed(map(str, lengths))}"
         )
-    if a.index.size == 0:
-        raise ValueError(f"{names[0]} and {names[1]} are empty; at least one sample is needed")
-    return a, b
+    if lengths[0] == 0:
+        raise ValueError(f"{_listed(names)} are empty; at least one sample is needed")
+    return read
+
+
+def _listed(words) -> str:
+    """``a and b``, ``a, b and c``."""
+    words = list(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def read_label_set(labels, *, name: str = "labels") -> LabelSet:
@@ -117,11 +130,13 @@ def read_label_set(labels, *, name: str = "labels") -> LabelSet:
     return LabelSet(ordered, {x: i for i, x in enumerate(ordered.tolist())}, read.kind)
 
 
-def union(a: Labels, b: Labels) -> LabelSet:
-    """The sorted classes of two label arrays of the same kind (:func:`read_pair`), compared
+def union(*labels: Labels) -> LabelSet:
+    """The sorted classes of label arrays of the same kind (:func:`read_together`), compared
     exactly."""
-    classes = sorted(set(a.distinct.tolist()) | set(b.distinct.tolist()))
-    return LabelSet(np.array(classes, dtype=object), {x: i for i, x in enumerate(classes)}, a.kind)
+    classes = sorted(set().union(*(x.distinct.tolist() for x in labels)))
+    return LabelSet(
+        np.array(classes, dtype=object), {x: i for i, x in enumerate(classes)}, labels[0].kind
+    )
 
 
 def encode(labels: Labels, classes: LabelSet, *, name: str, classes_name: str) -> np.ndarray:

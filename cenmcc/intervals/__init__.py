@@ -1,15 +1,18 @@
 """Confidence intervals for any measure of a confusion matrix.
 
 :func:`confidence_interval` resamples the items (:mod:`.resampling`: percentile and BCa, from
-one multinomial stack of resamples per matrix) or draws no resample (:mod:`.asymptotic`: the
-delta method, with the MCCs' gradients written out in :mod:`.gradients`; Wilson's score
-interval; the kappa variance of Fleiss, Cohen & Everitt). :mod:`.arguments` checks the
-arguments, for :func:`cenmcc.compare_classifiers` too, and :mod:`.results` holds what is
-returned.
+one multinomial stack of resamples per matrix) or draws no resample (:mod:`.asymptotic`: Wald's
+and Fisher's z intervals of the delta method, with the MCCs' gradients written out in
+:mod:`.gradients`; Wilson's score interval; the kappa variance of Fleiss, Cohen & Everitt).
+:mod:`.arguments` checks the arguments, for :func:`cenmcc.compare_classifiers` too, and
+:mod:`.results` holds what is returned.
 
 A resample whose measure is undefined (0/0) keeps the measure's documented fill value (what the
-measure's own function returns for it), and the number of such resamples is reported with the
-interval; a matrix whose own value is undefined gets a NaN interval and ``undefined=True``.
+measure's own function returns for it), or, for a measure that omits its undefined values
+(``Measure(..., undefined="omit")``), is left out of the interval, as a simulation leaves such
+matrices out; either way the number of such resamples is reported with the interval
+(``n_undefined``). A matrix whose own value is undefined gets a NaN interval and
+``undefined=True``. Empty stacks give empty results.
 
 Examples
 --------
@@ -30,15 +33,22 @@ from __future__ import annotations
 import numpy as np
 
 from .. import fscore
-from .arguments import check_level, check_method, check_resamples, resolve, whole_counts
+from .arguments import (
+    check_level,
+    check_memory,
+    check_method,
+    check_resamples,
+    resolve,
+    whole_counts,
+)
 from .asymptotic import analytic, check_closed_form, wilson_interval
-from .resampling import BOOTSTRAP, bootstrap, evaluate
+from .resampling import BOOTSTRAP, bootstrap, evaluate, peak_bytes
 from .results import ConfidenceInterval, IntervalResult
 
 __all__ = ["ConfidenceInterval", "IntervalResult", "confidence_interval"]
 
 #: The methods of :func:`confidence_interval`.
-METHODS = ("bca", "percentile", "delta", "wilson", "fce")
+METHODS = ("bca", "percentile", "wald", "fisher_z", "wilson", "fce")
 
 #: The per-class measures with Wilson's interval, shape (..., K): the axis their trials are
 #: summed over (recall: ``C_kk`` of the ``t_k`` items of class k; precision: of the ``p_k``
@@ -72,11 +82,16 @@ def confidence_interval(
         ``method="wilson"``: the interval of every class, arrays of shape ``(..., K)``.
     level : float, default 0.95
         The confidence level, in (0, 1).
-    method : {"bca", "percentile", "delta", "wilson", "fce"}, default "bca"
+    method : {"bca", "percentile", "wald", "fisher_z", "wilson", "fce"}, default "bca"
         ``"bca"``, ``"percentile"``: bootstrap over the items (any measure).
-        ``"delta"``: the delta method (any measure with a gradient in the cell proportions;
-        written out for the MCC and its macro and micro averages, numerical otherwise); for
-        the MCC on Fisher's z scale.
+        ``"wald"``: the delta method's standard error ``se`` and ``theta +/- z se`` (any
+        measure with a gradient in the cell proportions: written out for the MCC, binary and
+        Gorodkin's, and its macro and micro averages, numerical otherwise).
+        ``"fisher_z"``: the same on Fisher's z scale, ``tanh(atanh(theta) +/- z se / (1 -
+        theta^2))``, for measures whose range is [-1, 1] (the MCCs, kappa, informedness,
+        markedness, a user's measure declaring those bounds).
+        The former ``"delta"`` is retired (an error that says so): it was ``"fisher_z"`` for
+        the MCC and ``"wald"`` for every other measure.
         ``"wilson"``: Wilson's score interval (accuracy, the micro averages, the micro MCC, and
         per class the recall and precision).
         ``"fce"``: the large-sample variance of Cohen's kappa of Fleiss, Cohen & Everitt.
@@ -96,10 +111,11 @@ def confidence_interval(
     ------
     ValueError
         A level outside (0, 1), an unknown method, fewer than 2 resamples or too few for the
-        level, counts that are not whole numbers or beyond that limit, a matrix of fewer than 2
-        items for BCa, a closed form asked for another measure, a measure with no gradient for
-        ``"delta"``, per-class recall or precision asked for with another method than
-        ``"wilson"``.
+        level, counts that are not whole numbers or beyond that limit, a matrix of fewer than
+        2 items for BCa, a closed form asked for another measure, ``"fisher_z"`` for a measure
+        whose range is not [-1, 1], a measure with no gradient for ``"wald"`` or ``"fisher_z"``,
+        per-class recall or precision asked for with another method than ``"wilson"``, the
+        retired ``"delta"``; resamples whose values need more memory than the machine has.
     TypeError
         A measure that is neither a name, a Measure nor a callable.
 
@@ -113,28 +129,31 @@ def confidence_interval(
     ``d_ij`` of the leave-one-out matrix of cell (i, j), weighted by its ``C_ij`` items: the
     conventions of :func:`scipy.stats.bootstrap`, which the tests check against.
 
-    Delta: ``se^2 = (sum_c p_c g_c^2 - (sum_c p_c g_c)^2) / n`` with ``g`` the gradient of the
-    measure in the proportions ``p``: written out for ``"mcc"``, ``"macro_mcc"`` and
-    ``"micro_mcc"`` (:mod:`.gradients`), central differences of relative step ``6e-6``
-    otherwise; the normal interval ``theta +/- z se``, for the MCC
-    ``tanh(atanh(r) +/- z se / (1 - r^2))``. Itaya, Tamura, Hayashi & Yamamoto (2024, arXiv
-    2405.12622; *Statistics in Medicine*, doi:10.1002/sim.10303) give asymptotic intervals for
-    the binary MCC and paired differences of MCCs (a third-party summary of the paper says
-    their simulations favour Fisher's z over the untransformed interval); Tamura et al. (2025,
-    arXiv 2503.06450) give delta-method intervals for macro- and micro-averaged MCCs. We could
-    read only their abstracts: the variances here are the multinomial delta method's, derived
-    by us and checked against numerical gradients and simulation, not against their printed
-    equations. The micro MCC is ``(K acc - 1) / (K - 1)``; its
-    ``"wilson"`` interval is the accuracy's, mapped through that line.
-    Closed forms: :func:`wilson_interval`, :func:`kappa_standard_error`. Delta and closed
-    forms are clipped to the measure's bounds; their ``standard_error`` is the asymptotic one
-    (Wald's ``sqrt(p (1 - p) / n)`` for Wilson).
+    Wald and Fisher's z: ``se^2 = sigma^2 / n`` with ``sigma^2 = g^T (diag(p) - p p^T) g =
+    sum_c p_c g_c^2 - (sum_c p_c g_c)^2``, ``g`` the gradient of the measure in the cell
+    proportions ``p``: written out for ``"mcc"`` (the binary MCC for K = 2, Gorodkin's R_K
+    otherwise), ``"macro_mcc"`` and ``"micro_mcc"`` (:mod:`.gradients`), central differences
+    of relative step ``6e-6`` otherwise. These are the "simple" and "Fisher's z" intervals of
+    Itaya, Tamura, Hayashi & Yamamoto (2024, *Statistics in Medicine* 44:e10303,
+    doi:10.1002/sim.10303) for the binary MCC and of Tamura et al. (2025, arXiv:2503.06450)
+    for the macro-averaged, micro-averaged and Gorodkin ("miM*") MCCs. Their texts were not
+    available to us: their equations were read from the authors' public R code (Itaya et
+    al.'s simulation scripts; Tamura's repository ``tamuraj/Multiclass-MCC``), not from the
+    papers, and the tests check ours against a literal per-cell transcription of those
+    formulas. Itaya et al.'s abstract
+    reports that Fisher's z does better than the simple interval for the binary MCC. The
+    micro MCC is ``(K acc - 1) / (K - 1)``; its ``"wilson"`` interval is the accuracy's,
+    mapped through that line. Closed forms: :func:`wilson_interval`,
+    :func:`kappa_standard_error`. Asymptotic intervals are clipped to the measure's bounds;
+    their ``standard_error`` is the asymptotic one on the measure's scale (Wald's
+    ``sqrt(p (1 - p) / n)`` for Wilson), for ``"fisher_z"`` too; where ``|theta| = 1`` the
+    Fisher's z interval is the point ``theta``.
 
     Examples
     --------
     >>> import numpy as np
     >>> C = np.array([[[30, 10], [5, 55]], [[50, 0], [0, 0]]])  # the second MCC is 0/0
-    >>> r = confidence_interval(C, "mcc", method="delta")
+    >>> r = confidence_interval(C, "mcc", method="fisher_z")
     >>> r.undefined.tolist(), np.round(r.confidence_interval.low, 3).tolist()
     ([False, True], [0.511, nan])
 
@@ -155,6 +174,10 @@ def confidence_interval(
         check_closed_form(method, m)
     if method in BOOTSTRAP:
         check_resamples(n_resamples, level)
+        check_memory(
+            peak_bytes(n_resamples, len(chosen), C.shape[-1] ** 2),
+            f"a bootstrap of {n_resamples:,} resamples",
+        )
         if method == "bca" and C.shape[0] and C.sum(axis=(-2, -1)).min() < 2:
             raise ValueError("BCa's jackknife needs at least 2 items in every matrix")
     statistic, undefined, _ = evaluate(C[:, None], chosen)
@@ -162,7 +185,10 @@ def confidence_interval(
         rng = np.random.default_rng(random_state)
         parts = bootstrap(C, chosen, statistic, level, method, n_resamples, rng)
     else:
-        parts = {m.name: analytic(C, m, statistic[m.name][:, 0], level, method) for m in chosen}
+        parts = {
+            m.name: analytic(C, m, statistic[m.name][:, 0], level, method, undefined[m.name][:, 0])
+            for m in chosen
+        }
     results = {}
     for m in chosen:
         part = parts[m.name]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -13,9 +14,20 @@ from .._marginals import Counts
 from .._validation import as_items
 from ..registry import MEASURES, Measure, measure_named
 
+#: Methods no longer accepted, and what they were.
+RETIRED = {
+    "delta": (
+        "it was Fisher's z interval of the delta method for the MCC and Wald's for every other "
+        "measure and for paired differences: ask for method='fisher_z' or 'wald' "
+        "(compare_classifiers: 'wald' or 'mover')"
+    )
+}
+
 
 def check_method(method, methods: tuple[str, ...]) -> None:
-    """Refuse a ``method`` that is not one of ``methods``."""
+    """Refuse a ``method`` that is not one of ``methods`` (a retired one with what it was)."""
+    if isinstance(method, str) and method in RETIRED:
+        raise ValueError(f"method {method!r} is retired: {RETIRED[method]}")
     if not isinstance(method, str) or method not in methods:
         raise ValueError(f"unknown method {method!r}; the methods are {list(methods)}")
 
@@ -40,6 +52,17 @@ def check_resamples(n_resamples, level: float) -> None:
         raise ValueError(
             f"n_resamples {n_resamples} is too few for level {level}: each tail needs a "
             f"resample, at least {needed}"
+        )
+
+
+def check_memory(nbytes: int, what: str) -> None:
+    """Refuse, before any work, what needs more memory than this machine has (its physical
+    memory: the most any call could get); ``what`` names the request in the message."""
+    physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    if nbytes > physical:
+        raise ValueError(
+            f"{what} needs about {nbytes / 2**30:,.1f} GiB of memory, more than this machine's "
+            f"{physical / 2**30:,.1f} GiB"
         )
 
 
@@ -76,7 +99,20 @@ def _one(measure) -> Measure:
     raise TypeError(f"measure must be a name, a Measure or a function, got {measure!r}")
 
 
+def builtin(measure: Measure) -> str | None:
+    """The name of the entry of :data:`cenmcc.MEASURES` that ``measure`` is, or whose very
+    function it computes with; None for any other measure, whatever its name.
+
+    The closed forms and written-out gradients are chosen by this identity, never by a name: a
+    user's ``Measure("accuracy", <an error rate>)`` is not the accuracy.
+    """
+    for name, known in MEASURES.items():
+        if measure is known or measure.function is known.function:
+            return name
+    return None
+
+
 def whole_counts(counts) -> tuple[np.ndarray, tuple]:
-    """Validated counts as an int64 stack ``(M, K, K)`` and the stack's shape."""
+    """Validated counts as an int64 stack ``(M, K, K)`` and the stack's shape (M may be 0)."""
     C = as_items(Counts(counts, name="counts").C, name="counts")
-    return C.reshape(-1, *C.shape[-2:]), C.shape[:-2]
+    return C.reshape(math.prod(C.shape[:-2]), *C.shape[-2:]), C.shape[:-2]

@@ -1,9 +1,12 @@
-"""The intervals that draw no resample: the delta method (written-out or numerical gradients in
-the cell proportions), Wilson's score interval and the kappa variance of Fleiss, Cohen & Everitt.
+"""The intervals that draw no resample: Wald's and Fisher's z intervals of the delta method
+(written-out or numerical gradients in the cell proportions), Wilson's score interval and the
+kappa variance of Fleiss, Cohen & Everitt.
 
 The delta method's variance of a measure with gradient ``g`` in the cell proportions ``p`` of
 ``n`` items is the quadratic form of the multinomial covariance ``(diag(p) - p p^T) / n``:
-``(sum p g^2 - (sum p g)^2) / n``.
+``(sum p g^2 - (sum p g)^2) / n`` (:func:`delta_covariance`). Wald's interval is the estimate
+``+/- z`` times its root; Fisher's z interval is the same on ``atanh``'s scale, mapped back with
+``tanh`` (:func:`fisher_interval`), for measures whose range is [-1, 1].
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ import numpy as np
 
 # scipy.special is imported in the functions that use it: `import cenmcc`, which a
 # simulation's workers do, loads numpy only (tests/experiments/test_random_matrices.py).
-from ..registry import MEASURES, Measure
+from ..registry import Measure
+from .arguments import builtin
 from .gradients import GRADIENTS
-from .resampling import evaluate
+from .resampling import matrix_values, one_cell_changes
 
 #: The measures that are the proportion of items on the diagonal, for Wilson's interval, and
 #: the micro-averaged MCC, an increasing affine function of it.
@@ -28,85 +32,125 @@ STEP = 6e-6
 KINK = 1e-2
 
 
+#: The methods on Fisher's z scale: for measures whose range is [-1, 1].
+FISHER_Z = ("fisher_z", "mover")
+
+
 def check_closed_form(method: str, m: Measure) -> None:
-    """Refuse a closed form asked for a measure it is not written for."""
-    if method == "wilson" and m.name not in PROPORTIONS:
-        raise ValueError(f"method 'wilson' is for {list(PROPORTIONS)}, not {m.name!r}")
-    if method == "fce" and m.name != "cohen_kappa":
-        raise ValueError(f"method 'fce' is for 'cohen_kappa', not {m.name!r}")
+    """Refuse a closed form asked for a measure it is not written for (by identity:
+    :func:`.arguments.builtin`), or a method on Fisher's z scale for a measure whose range is
+    not [-1, 1]."""
+    if method == "wilson" and builtin(m) not in PROPORTIONS:
+        raise ValueError(f"method 'wilson' is for {list(PROPORTIONS)}, not {describe(m)}")
+    if method == "fce" and builtin(m) != "cohen_kappa":
+        raise ValueError(f"method 'fce' is for 'cohen_kappa', not {describe(m)}")
+    if method in FISHER_Z and m.bounds != (-1.0, 1.0):
+        raise ValueError(
+            f"method {method!r} (Fisher's z) is for measures whose range is [-1, 1], not "
+            f"{describe(m)} (range {list(m.bounds)}); use 'wald'"
+        )
 
 
-def gradient(C: np.ndarray, m: Measure) -> np.ndarray:
+def describe(m: Measure) -> str:
+    """``'name'``, or ``a user's measure named 'name'`` where it is not the built-in one."""
+    return repr(m.name) if builtin(m) == m.name else f"a user's measure named {m.name!r}"
+
+
+def gradient(C: np.ndarray, m: Measure, undefined=None) -> np.ndarray:
     """The gradient ``(M, cells)`` of ``m`` in the cell proportions of each matrix of ``C``.
 
     Written out for the MCCs of :data:`.gradients.GRADIENTS` (NaN where the measure is
-    0/0); otherwise central differences of relative step :data:`STEP`, where an empty cell,
-    whose proportion has no variance, gets 0. Raises ValueError where the one-sided differences
-    of a cell disagree (a kink) or are not finite: the measure has no gradient there.
+    0/0); otherwise central differences of relative step :data:`STEP`
+    (:func:`.resampling.one_cell_changes`, in blocks), where an empty cell, whose proportion
+    has no variance, gets 0, and a matrix flagged in ``undefined`` ``(M,)`` gets NaN. Raises
+    ValueError where the one-sided differences of a cell disagree (a kink) or are not finite:
+    the measure has no gradient there.
     """
+    flat = C.reshape(C.shape[0], C.shape[1] * C.shape[2])
+    name = builtin(m)
+    if name in GRADIENTS:
+        return GRADIENTS[name](C).reshape(flat.shape)
     M = C.shape[0]
-    if m.name in GRADIENTS and MEASURES.get(m.name) is m:
-        return GRADIENTS[m.name](C).reshape(M, -1)
-    p = C.reshape(M, -1) / C.reshape(M, -1).sum(axis=1, keepdims=True)
-    cells = p.shape[1]
-    h = STEP * p
-    shifts = np.zeros((M, 3, cells, cells))
-    eye = np.eye(cells)
-    shifts[:, 1] = h[:, None, :] * eye
-    shifts[:, 2] = -shifts[:, 1]
-    points = (p[:, None, None, :] + shifts).reshape(M, 3 * cells, -1)
-    values, _, _ = evaluate(points.reshape(M, 3 * cells, *C.shape[1:]), [m])
-    f = values[m.name].reshape(M, 3, cells)
-    present = p > 0
-    safe = np.where(present, h, 1.0)
-    forward, backward = (f[:, 1] - f[:, 0]) / safe, (f[:, 0] - f[:, 2]) / safe
+    p = flat / flat.sum(axis=1, keepdims=True)
+    skip = np.zeros(M, bool) if undefined is None else np.asarray(undefined, bool)
+    h = np.where(skip[:, None], 0.0, STEP * p)
+    values_of = matrix_values(C.shape[1:], [m])
+    f0 = values_of(p[None])[0][m.name][0]
+    group, cell, up = one_cell_changes(p, h, values_of)
+    down = one_cell_changes(p, -h, values_of)[2]
+    f1, f2, step, f = up[m.name], down[m.name], h[group, cell], f0[group]
+    forward, backward = (f1 - f) / step, (f - f2) / step
     with np.errstate(invalid="ignore"):
-        jump = np.abs(forward - backward) * p  # the change of slope, per relative change
-        scale = ((np.abs(forward) + np.abs(backward)) * p).max(axis=1, keepdims=True)
-        noise = 1e-7 * (1 + np.abs(f[:, :1, 0]))  # rounding of f, divided by the step
-        kink = ~np.isfinite(forward + backward) | (jump > KINK * scale + noise)
-        kink &= present
+        jump = (
+            np.abs(forward - backward) * p[group, cell]
+        )  # the change of slope, per relative change
+        scale = np.zeros(M)
+        np.maximum.at(scale, group, (np.abs(forward) + np.abs(backward)) * p[group, cell])
+        noise = 1e-7 * (1 + np.abs(f))  # rounding of f, divided by the step
+        kink = ~np.isfinite(forward + backward) | (jump > KINK * scale[group] + noise)
     if kink.any():
-        where = np.argwhere(kink)[0]
+        first = np.flatnonzero(kink)[0]
         raise ValueError(
             f"measure {m.name!r} has no gradient in the cell proportions of matrix "
-            f"{int(where[0])} (at cell {int(where[1])}): use method='bca' or 'percentile'"
+            f"{int(group[first])} (at cell {int(cell[first])}): use method='bca' or 'percentile'"
         )
-    return np.where(present, (f[:, 1] - f[:, 2]) / (2 * safe), 0.0)
+    g = np.zeros_like(p)
+    g[skip] = np.nan
+    g[group, cell] = (f1 - f2) / (2 * step)
+    return g
+
+
+def delta_covariance(p: np.ndarray, g: np.ndarray, h: np.ndarray, n) -> np.ndarray:
+    """``g^T (diag(p) - p p^T) h / n`` over the last axis: the delta method's covariance of two
+    functions with gradients ``g`` and ``h`` in the proportions ``p`` of ``n`` items."""
+    return ((p * g * h).sum(axis=-1) - (p * g).sum(axis=-1) * (p * h).sum(axis=-1)) / n
 
 
 def delta_variance(p: np.ndarray, g: np.ndarray, n) -> np.ndarray:
     """``g^T (diag(p) - p p^T) g / n`` over the last axis: the delta method's variance."""
-    return np.maximum((p * g**2).sum(axis=-1) - (p * g).sum(axis=-1) ** 2, 0.0) / n
+    return np.maximum(delta_covariance(p, g, g, n), 0.0)
 
 
-def analytic(C, m: Measure, theta, level, method):
-    """Delta or closed-form intervals of each matrix, as :func:`bootstrap` gives them."""
+def fisher_interval(theta, se, z):
+    """``tanh(atanh(theta) +/- z se / (1 - theta^2))``: the interval of Fisher's z of a measure
+    in (-1, 1) with standard error ``se``; the point ``theta`` where ``|theta| = 1`` (the slope
+    of ``atanh`` is infinite there and the delta method's variance 0)."""
+    theta, se = np.asarray(theta, dtype=np.float64), np.asarray(se, dtype=np.float64)
+    inside = np.abs(theta) < 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        centre = np.arctanh(np.where(inside, theta, 0.0))
+        half = z * se / (1 - theta**2)
+        low = np.where(inside, np.tanh(centre - half), theta)
+        high = np.where(inside, np.tanh(centre + half), theta)
+    return low, high
+
+
+def analytic(C, m: Measure, theta, level, method, undefined):
+    """Wald, Fisher's z or closed-form intervals of each matrix, as :func:`bootstrap` gives
+    them (``undefined`` ``(M,)``: the matrices whose measure is 0/0, with no interval)."""
     from scipy.special import ndtri
 
     M = C.shape[0]
-    n = C.reshape(M, -1).sum(axis=1)
+    flat = C.reshape(M, C.shape[1] * C.shape[2])
+    n = flat.sum(axis=1)
     z = ndtri((1 + level) / 2)
     if method == "wilson":
         correct = np.trace(C, axis1=-2, axis2=-1)
         low, high = wilson_interval(correct, n, level)
         se = np.sqrt(correct * (n - correct) / n**3)
-        if m.name == "micro_mcc":  # (K accuracy - 1) / (K - 1), increasing in the accuracy
+        if builtin(m) == "micro_mcc":  # (K accuracy - 1) / (K - 1), increasing in the accuracy
             K = C.shape[-1]
             low, high, se = (K * low - 1) / (K - 1), (K * high - 1) / (K - 1), K * se / (K - 1)
     else:
         if method == "fce":
             se = kappa_standard_error(C)
         else:
-            se = np.sqrt(delta_variance(C.reshape(M, -1) / n[:, None], gradient(C, m), n))
-        low, high = theta - z * se, theta + z * se
-        if m.name == "mcc" and method == "delta":
-            with np.errstate(divide="ignore", invalid="ignore"):
-                inside = np.abs(theta) < 1
-                zr = np.arctanh(np.where(inside, theta, 0.0))
-                zse = se / (1 - theta**2)
-                low = np.where(inside, np.tanh(zr - z * zse), theta)
-                high = np.where(inside, np.tanh(zr + z * zse), theta)
+            g = gradient(C, m, undefined)
+            se = np.sqrt(delta_variance(flat / n[:, None], g, n))
+        if method == "fisher_z":
+            low, high = fisher_interval(theta, se, z)
+        else:
+            low, high = theta - z * se, theta + z * se
         low, high = np.clip(low, *m.bounds), np.clip(high, *m.bounds)
     return {"low": low, "high": high, "standard_error": se, "n_undefined": np.zeros(M, int)}
 

@@ -28,8 +28,9 @@ class IntervalResult:
     standard_error : ndarray, shape (...)
         The bootstrap standard deviation (``ddof=1``), or the asymptotic standard error.
     n_undefined : ndarray of int, shape (...)
-        Bootstrap resamples whose measure was 0/0 (kept at the measure's fill value); 0 for
-        the other methods.
+        Bootstrap resamples whose measure was 0/0: kept at the measure's fill value, or left
+        out of the interval, the standard error and the p-value where the measure omits its
+        undefined values; 0 for the methods that draw no resample.
     undefined : ndarray of bool, shape (...)
         Where the measure of the matrix itself is 0/0: no interval there.
     method : str

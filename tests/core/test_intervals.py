@@ -95,18 +95,18 @@ MATRICES = [
 
 
 @pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
-def test_fleiss_cohen_everitt_is_the_delta_method(C):
+def test_fleiss_cohen_everitt_is_walds_delta_method(C):
     fce = cenmcc.confidence_interval(C, "cohen_kappa", method="fce")
-    delta = cenmcc.confidence_interval(C, "cohen_kappa", method="delta")
+    delta = cenmcc.confidence_interval(C, "cohen_kappa", method="wald")
     assert fce.standard_error == pytest.approx(delta.standard_error, rel=1e-6)
     assert fce.confidence_interval.low == pytest.approx(delta.confidence_interval.low, rel=1e-6)
     assert kappa_standard_error(C) == pytest.approx(fce.standard_error)
 
 
 @pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
-def test_wilson_standard_error_is_the_delta_method(C):
+def test_wilson_standard_error_is_walds_delta_method(C):
     wilson = cenmcc.confidence_interval(C, "accuracy", method="wilson")
-    delta = cenmcc.confidence_interval(C, "accuracy", method="delta")
+    delta = cenmcc.confidence_interval(C, "accuracy", method="wald")
     assert wilson.standard_error == pytest.approx(delta.standard_error, rel=1e-6)
 
 
@@ -116,9 +116,10 @@ def test_wilson_is_scipys(k, n):
     assert wilson_interval(k, n, 0.9) == pytest.approx((ci.low, ci.high), rel=1e-12, abs=1e-15)
 
 
-def test_delta_mcc_uses_fisher_z():
+def test_fisher_z_of_the_mcc_is_walds_standard_error_on_atanhs_scale():
     C = MATRICES[0]
-    r = cenmcc.confidence_interval(C, "mcc", method="delta")
+    r = cenmcc.confidence_interval(C, "mcc", method="fisher_z")
+    assert r.standard_error == cenmcc.confidence_interval(C, "mcc", method="wald").standard_error
     z = np.arctanh(r.statistic)
     half = stats.norm.ppf(0.975) * r.standard_error / (1 - r.statistic**2)
     assert (r.confidence_interval.low, r.confidence_interval.high) == pytest.approx(
@@ -127,9 +128,9 @@ def test_delta_mcc_uses_fisher_z():
 
 
 @pytest.mark.parametrize("name", ["mcc", "cen", "f1_macro", "balanced_accuracy"])
-def test_delta_standard_error_is_the_bootstraps_for_a_large_sample(name):
+def test_wald_standard_error_is_the_bootstraps_for_a_large_sample(name):
     C = 20 * C3
-    delta = cenmcc.confidence_interval(C, name, method="delta")
+    delta = cenmcc.confidence_interval(C, name, method="wald")
     boot = cenmcc.confidence_interval(
         C, name, method="percentile", n_resamples=4000, random_state=0
     )
@@ -142,7 +143,7 @@ def population(K=3, accuracy=0.8):
     return P
 
 
-@pytest.mark.parametrize(("name", "method"), [("accuracy", "wilson"), ("mcc", "delta")])
+@pytest.mark.parametrize(("name", "method"), [("accuracy", "wilson"), ("mcc", "fisher_z")])
 def test_coverage_of_95_percent_intervals(name, method):
     """Over 2,000 test sets of 300 items, the share of intervals holding the population value."""
     P = population()
@@ -191,7 +192,7 @@ def test_undefined_resamples_are_counted():
 
 def test_undefined_matrix_has_no_interval():
     C = np.array([C3[:2, :2], [[50, 0], [0, 0]]])
-    for method in ("bca", "delta"):
+    for method in ("bca", "wald", "fisher_z"):
         r = cenmcc.confidence_interval(C, "mcc", method=method, n_resamples=99, random_state=0)
         assert r.undefined.tolist() == [False, True]
         assert np.isnan(r.confidence_interval.low[1])
@@ -209,7 +210,8 @@ BINARY = [np.array([[30, 10], [5, 55]]), np.array([[7, 3], [20, 470]]), np.array
 def test_written_gradients_give_the_numerical_delta_variance(name, C):
     """The written-out gradient and central differences give one variance (they may differ by
     a multiple of the ones vector, which the multinomial covariance ignores)."""
-    numerical = cenmcc.Measure(name, cenmcc.MEASURES[name].function, True)  # not the registered one
+    function = cenmcc.MEASURES[name].function
+    numerical = cenmcc.Measure(name, lambda C: function(C), True)  # not the built-in one
     p = (C / C.sum()).ravel()[None]
     written = delta_variance(p, gradient(C[None], cenmcc.MEASURES[name]), C.sum())
     expected = delta_variance(p, gradient(C[None], numerical), C.sum())
@@ -241,12 +243,12 @@ def test_binary_mcc_standard_error_is_the_spread_of_simulated_test_sets(
 @pytest.mark.parametrize(
     ("P", "n", "name", "method"),
     [
-        (binary_population(0.5, 0.8, 0.8), 200, "mcc", "delta"),
-        (binary_population(0.2, 0.8, 0.9), 500, "mcc", "delta"),
-        (binary_population(0.1, 0.7, 0.95), 1000, "mcc", "delta"),
-        (population(), 300, "macro_mcc", "delta"),
-        (population(5), 1000, "macro_mcc", "delta"),
-        (population(), 300, "micro_mcc", "delta"),
+        (binary_population(0.5, 0.8, 0.8), 200, "mcc", "fisher_z"),
+        (binary_population(0.2, 0.8, 0.9), 500, "mcc", "fisher_z"),
+        (binary_population(0.1, 0.7, 0.95), 1000, "mcc", "fisher_z"),
+        (population(), 300, "macro_mcc", "wald"),
+        (population(5), 1000, "macro_mcc", "wald"),
+        (population(), 300, "micro_mcc", "wald"),
         (population(), 300, "micro_mcc", "wilson"),
     ],
     ids=lambda x: x if isinstance(x, str | int) else "",
@@ -265,7 +267,7 @@ def test_coverage_of_the_mccs_closed_forms(P, n, name, method):
 @pytest.mark.parametrize("C", MATRICES, ids=lambda C: f"K={C.shape[0]}")
 def test_micro_mcc_intervals_are_the_accuracys_mapped(C):
     K = C.shape[0]
-    for method in ("wilson", "delta"):
+    for method in ("wilson", "wald"):
         micro = cenmcc.confidence_interval(C, "micro_mcc", method=method)
         accuracy = cenmcc.confidence_interval(C, "accuracy", method=method)
         mapped = [(K * x - 1) / (K - 1) for x in accuracy.confidence_interval]
@@ -273,10 +275,10 @@ def test_micro_mcc_intervals_are_the_accuracys_mapped(C):
         assert micro.standard_error == pytest.approx(K / (K - 1) * accuracy.standard_error)
 
 
-def test_binary_macro_mcc_is_the_mcc_and_its_delta_interval_without_fisher_z():
+def test_binary_macro_mcc_is_the_mcc_and_its_wald_interval():
     C = BINARY[0]
-    macro = cenmcc.confidence_interval(C, "macro_mcc", method="delta")
-    mcc = cenmcc.confidence_interval(C, "mcc", method="delta")
+    macro = cenmcc.confidence_interval(C, "macro_mcc", method="wald")
+    mcc = cenmcc.confidence_interval(C, "mcc", method="wald")
     assert macro.statistic == pytest.approx(mcc.statistic)
     assert macro.standard_error == pytest.approx(mcc.standard_error, rel=1e-12)
     z = stats.norm.ppf(0.975)
@@ -284,26 +286,17 @@ def test_binary_macro_mcc_is_the_mcc_and_its_delta_interval_without_fisher_z():
     assert macro.confidence_interval.low == pytest.approx(low)
 
 
-def test_delta_macro_mcc_of_a_stack_with_an_undefined_matrix_warns_nothing():
+def test_wald_macro_mcc_of_a_stack_with_an_undefined_matrix_warns_nothing():
     """A class never predicted makes the macro MCC 0/0: that matrix's interval is NaN, the
     others' are unchanged, and no RuntimeWarning of inf * 0 escapes (the coverage experiment's
     draws at n = 50 met one)."""
     stack = np.array([C3, [[5, 1, 0], [2, 6, 0], [0, 1, 0]]])
-    r = cenmcc.confidence_interval(stack, "macro_mcc", method="delta")
-    alone = cenmcc.confidence_interval(C3, "macro_mcc", method="delta")
+    r = cenmcc.confidence_interval(stack, "macro_mcc", method="wald")
+    alone = cenmcc.confidence_interval(C3, "macro_mcc", method="wald")
     assert r.undefined.tolist() == [False, True]
     assert np.isnan(r.confidence_interval.low[1])
     assert np.isnan(r.standard_error[1])
     assert r.standard_error[0] == pytest.approx(alone.standard_error, rel=1e-12)
-
-
-def test_delta_micro_mcc_difference_is_the_paired_wald_interval_mapped():
-    y, a, b = paired_labels(30, 15, 300, 55)
-    micro = cenmcc.compare_classifiers(y, a, b, "micro_mcc", method="delta")
-    accuracy = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
-    assert micro.statistic == pytest.approx(1.5 * accuracy.statistic)  # K = 3
-    assert micro.standard_error == pytest.approx(1.5 * accuracy.standard_error)
-    assert micro.pvalue == pytest.approx(accuracy.pvalue)
 
 
 @pytest.mark.parametrize(("name", "axis"), [("recall", 1), ("precision", 0)])
@@ -351,14 +344,25 @@ KINKED = cenmcc.Measure("abs_mcc", lambda C: np.abs(cenmcc.mcc(C)), True)
         ({"measure": "macro_mcc", "method": "wilson"}, ValueError, "not 'macro_mcc'"),
         ({"measure": "recall"}, ValueError, "per-class 'recall' has Wilson's interval only"),
         (
-            {"measure": cenmcc.precision, "method": "delta"},
+            {"measure": cenmcc.precision, "method": "wald"},
             ValueError,
-            "per-class 'precision' has Wilson's interval only .* not 'delta'",
+            "per-class 'precision' has Wilson's interval only .* not 'wald'",
         ),
         ({"measure": "nope"}, ValueError, "unknown measure 'nope'"),
         ({"measure": 3}, TypeError, "measure must be a name"),
         ({"measure": ["mcc", "mcc"]}, ValueError, "asked for twice"),
-        ({"measure": KINKED, "method": "delta"}, ValueError, "'abs_mcc' has no gradient"),
+        ({"measure": KINKED, "method": "wald"}, ValueError, "'abs_mcc' has no gradient"),
+        ({"method": "delta"}, ValueError, "method 'delta' is retired: it was Fisher's z .* MCC"),
+        (
+            {"measure": "accuracy", "method": "fisher_z"},
+            ValueError,
+            "range is \\[-1, 1\\], not 'acc",
+        ),
+        (
+            {"measure": cenmcc.Measure("mcc", cenmcc.mcc, True), "method": "fisher_z"},
+            ValueError,
+            r"not 'mcc' \(range \[-inf, inf\]\)",
+        ),
         ({"counts": [[1.5, 2], [3, 4]]}, ValueError, "counts must be whole numbers"),
         ({"counts": [[1, 0], [0, 0]]}, ValueError, "at least 2 items"),
     ],
@@ -369,126 +373,145 @@ def test_bad_input_is_refused(kwargs, error, match):
         cenmcc.confidence_interval(args.pop("counts"), args.pop("measure"), **args)
 
 
-# --- paired comparison of two classifiers ----------------------------------------------------
+# --- a measure that omits its undefined values; built-ins by identity; empty stacks --------
 
 
-def paired_labels(n_ab, n_ba, n_both, n_neither, K=3, seed=0):
-    """Labels with given counts of items a gets right and b wrong, and so on (shuffled)."""
-    rng = np.random.default_rng(seed)
-    n = n_ab + n_ba + n_both + n_neither
-    y = rng.integers(0, K, n)
-    wrong = (y + rng.integers(1, K, n)) % K
-    a_right = np.repeat([True, False, True, False], [n_ab, n_ba, n_both, n_neither])
-    b_right = np.repeat([False, True, True, False], [n_ab, n_ba, n_both, n_neither])
-    return y, np.where(a_right, y, wrong), np.where(b_right, y, wrong)
+def accuracy_unless_00_is_empty(C):
+    """Accuracy, undefined (NaN) where cell (0, 0) is empty."""
+    accuracy = np.trace(C, axis1=-2, axis2=-1) / C.sum(axis=(-2, -1))
+    return np.where(C[..., 0, 0] > 0, accuracy, np.nan)
 
 
-def test_comparison_agrees_with_scipy_on_the_items():
-    y, a, b = paired_labels(40, 20, 120, 20)
-    B = 20_000
-
-    def difference(t, pa, pb, axis=-1):
-        return labels_statistic("mcc", 3)(t, pa, axis) - labels_statistic("mcc", 3)(t, pb, axis)
-
-    ours = cenmcc.compare_classifiers(
-        y, a, b, "mcc", method="percentile", n_resamples=B, random_state=1
-    )
-    theirs = stats.bootstrap(
-        (y, a, b), difference, paired=True, vectorized=True, n_resamples=B,
-        method="percentile", random_state=2,
-    )  # fmt: skip
-    assert ours.statistic == pytest.approx(float(difference(y, a, b)))
-    assert ours.confidence_interval.low == pytest.approx(theirs.confidence_interval.low, abs=0.01)
-    assert ours.confidence_interval.high == pytest.approx(theirs.confidence_interval.high, abs=0.01)
-    assert ours.standard_error == pytest.approx(theirs.standard_error, rel=0.03)
+OMITTING = cenmcc.Measure(
+    "accuracy_00", accuracy_unless_00_is_empty, True, bounds=(0.0, 1.0), undefined="omit"
+)
 
 
-def test_delta_accuracy_difference_is_the_paired_wald_interval():
-    n_ab, n_ba, n = 30, 15, 400
-    y, a, b = paired_labels(n_ab, n_ba, 300, 55)
-    r = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
-    d = (n_ab - n_ba) / n
-    assert r.statistic == pytest.approx(d)
-    assert r.standard_error == pytest.approx(np.sqrt(n_ab + n_ba - n * d**2) / n, rel=1e-6)
+def test_omitted_resamples_are_left_out_of_the_percentile_interval():
+    """Issue 45 item 2: the undefined resamples of [[4, 6], [20, 70]] (about 1.7%) were sorted
+    as if +inf, moving the upper end from 0.82 to 0.84, with a NaN standard error."""
+    C, B = np.array([[4, 6], [20, 70]]), 9999
+    r = cenmcc.confidence_interval(C, OMITTING, method="percentile", n_resamples=B, random_state=0)
+    draws = np.random.default_rng(0).multinomial(100, C.ravel() / 100, size=B).reshape(B, 2, 2)
+    values = accuracy_unless_00_is_empty(draws)
+    kept = values[~np.isnan(values)]
+    assert r.n_undefined == B - kept.size > 100
+    assert list(r.confidence_interval) == pytest.approx(np.quantile(kept, [0.025, 0.975]))
+    assert r.confidence_interval.high == pytest.approx(0.82)
+    assert r.standard_error == pytest.approx(kept.std(ddof=1))
 
 
-def test_mcnemar_cross_checks_the_bootstrap_and_delta_pvalues():
-    n_ab, n_ba = 30, 15
-    y, a, b = paired_labels(n_ab, n_ba, 300, 55)
-    mcnemar = cenmcc.compare_classifiers(y, a, b, "accuracy", method="mcnemar")
-    assert mcnemar.pvalue == pytest.approx(stats.chi2.sf((n_ab - n_ba) ** 2 / (n_ab + n_ba), 1))
-    assert mcnemar.pvalue == pytest.approx(stats.binomtest(n_ab, n_ab + n_ba).pvalue, abs=0.02)
-    boot = cenmcc.compare_classifiers(
-        y, a, b, "accuracy", method="percentile", n_resamples=9999, random_state=0
-    )
-    delta = cenmcc.compare_classifiers(y, a, b, "accuracy", method="delta")
-    assert boot.pvalue == pytest.approx(mcnemar.pvalue, abs=0.01)  # 0.025; MC error 0.003
-    assert delta.pvalue == pytest.approx(mcnemar.pvalue, abs=0.005)
+def test_omitted_resamples_and_jackknife_values_are_left_out_of_bca():
+    """BCa from the defined resamples, and the jackknife of the defined leave-one-out values
+    (cell (0, 0) holds one item: leaving it out is undefined, and left out)."""
+    C, B = np.array([[1, 3], [2, 14]]), 2999
+    r = cenmcc.confidence_interval(C, OMITTING, method="bca", n_resamples=B, random_state=1)
+    n = C.sum()
+    draws = np.random.default_rng(1).multinomial(n, C.ravel() / n, size=B).reshape(B, 2, 2)
+    values = accuracy_unless_00_is_empty(draws)
+    kept = values[~np.isnan(values)]
+    t, p = expanded_labels(C)
+    jack = []
+    for i in range(n):
+        loo = np.zeros((2, 2), int)
+        np.add.at(loo, (np.delete(t, i), np.delete(p, i)), 1)
+        jack.append(accuracy_unless_00_is_empty(loo))
+    jack = np.array(jack)
+    jack = jack[~np.isnan(jack)]
+    assert jack.size == n - 1
+    d = jack.mean() - jack
+    a = (d**3).sum() / (6 * (d**2).sum() ** 1.5)
+    theta = accuracy_unless_00_is_empty(C)
+    z0 = stats.norm.ppf(((kept < theta).sum() + (kept <= theta).sum()) / (2 * kept.size))
+    z = z0 + stats.norm.ppf([0.025, 0.975])
+    expected = np.percentile(kept, 100 * stats.norm.cdf(z0 + z / (1 - a * z)))
+    assert r.n_undefined == B - kept.size > 0
+    assert list(r.confidence_interval) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("name", ["mcc", "cen", "cohen_kappa", "macro_mcc", "micro_mcc"])
-def test_delta_comparison_standard_error_is_the_bootstraps(name):
-    y, a, b = paired_labels(200, 120, 1200, 400)
-    delta = cenmcc.compare_classifiers(y, a, b, name, method="delta")
-    boot = cenmcc.compare_classifiers(
-        y, a, b, name, method="percentile", n_resamples=2000, random_state=0
-    )
-    assert delta.standard_error == pytest.approx(boot.standard_error, rel=0.08)
-    assert delta.statistic == boot.statistic
+def test_a_matrix_whose_every_resample_is_omitted_has_no_interval():
+    def only_c3(C):
+        return np.where((C == C3).all(axis=(-2, -1)), 1.0, np.nan)
+
+    never = cenmcc.Measure("only_c3", only_c3, True, bounds=(0.0, 1.0), undefined="omit")
+    r = cenmcc.confidence_interval(C3, never, method="percentile", n_resamples=99, random_state=0)
+    assert r.n_undefined == 99
+    assert np.isnan([*r.confidence_interval, r.standard_error]).all()
 
 
-@pytest.mark.parametrize("method", ["bca", "percentile", "delta"])
-def test_a_classifier_against_itself_differs_by_nothing(method):
-    y, a, _ = paired_labels(30, 15, 100, 20)
-    r = cenmcc.compare_classifiers(y, a, a, "mcc", method=method, n_resamples=99, random_state=0)
-    assert (r.statistic, *r.confidence_interval, r.standard_error) == (0, 0, 0, 0)
-    assert r.pvalue == 1
-
-
-def test_comparison_reproduces_and_flags_an_undefined_measure():
-    y, a, b = paired_labels(30, 15, 100, 20)
-    first = cenmcc.compare_classifiers(y, a, b, "cen", n_resamples=999, random_state=3)
-    assert first == cenmcc.compare_classifiers(y, a, b, "cen", n_resamples=999, random_state=3)
-    constant = np.zeros_like(y)  # predicts one class: its MCC is 0/0
-    r = cenmcc.compare_classifiers(y, a, constant, "mcc", n_resamples=99, random_state=0)
-    assert r.undefined
-    assert np.isnan(r.statistic)
-    assert np.isnan(r.confidence_interval.low)
-    assert r.n_undefined >= 99
+def error_rate(C):
+    return 1 - np.trace(C, axis1=-2, axis2=-1) / C.sum(axis=(-2, -1))
 
 
 @pytest.mark.parametrize(
-    ("labels", "kwargs", "match"),
+    ("measure", "method"),
     [
-        (([0, 1, 1], [0, 1], [1, 1, 0]), {}, r"same length, got lengths \[3, 2, 3\]"),
-        (([[0, 1]], [[0, 1]], [[1, 1]]), {}, "must be 1-D"),
-        (([], [], []), {}, "no items"),
-        (([0, 1], [0, 1], [1, 1]), {"method": "mcnemar"}, "'mcnemar' is for 'accuracy'"),
-        (([0, 1], [0, 1], [1, 1]), {"method": "wilson"}, "unknown method 'wilson'"),
-        (([0, 1], [0, 1], [1, 1]), {"level": 2}, r"level must be in \(0, 1\)"),
-        (([0, 1], [0, 1], [1, 1]), {"n_resamples": 10}, "too few for level"),
+        (cenmcc.Measure("accuracy", error_rate, False, bounds=(0.0, 1.0)), "wilson"),
+        (cenmcc.Measure("micro_mcc", error_rate, False, bounds=(0.0, 1.0)), "wilson"),
+        (cenmcc.Measure("cohen_kappa", error_rate, False, bounds=(0.0, 1.0)), "fce"),
+    ],
+    ids=lambda x: x if isinstance(x, str) else x.name,
+)
+def test_a_closed_form_is_never_chosen_by_a_measures_name(measure, method):
+    """Issue 45 item 4: a user's error rate named "accuracy" got the accuracy's Wilson
+    interval (0.729, 0.856) around its statistic 0.20."""
+    with pytest.raises(ValueError, match=f"not a user's measure named '{measure.name}'"):
+        cenmcc.confidence_interval(C3, measure, method=method)
+
+
+def test_the_built_in_function_in_a_users_measure_is_the_built_in():
+    mine = cenmcc.Measure("my_accuracy", cenmcc.MEASURES["accuracy"].function, True)
+    ours = cenmcc.confidence_interval(C3, mine, method="wilson")
+    assert (
+        ours.confidence_interval
+        == cenmcc.confidence_interval(C3, "accuracy", method="wilson").confidence_interval
+    )
+
+
+def test_a_users_measure_named_mcc_gets_no_written_gradient():
+    """A measure named "mcc" that is half the MCC: its Wald interval is half the MCC's
+    standard error, from its own (numerical) gradient, not the MCC's written one."""
+    half = cenmcc.Measure("mcc", lambda C: cenmcc.mcc(C) / 2, True, bounds=(-0.5, 0.5))
+    ours = cenmcc.confidence_interval(C3, half, method="wald")
+    mcc = cenmcc.confidence_interval(C3, "mcc", method="wald")
+    assert ours.standard_error == pytest.approx(mcc.standard_error / 2, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("measure", "method"),
+    [
+        *((name, method) for name in ("mcc", "cen") for method in ("bca", "percentile", "wald")),
+        ("mcc", "fisher_z"),
+        ("accuracy", "wilson"),
+        ("micro_mcc", "wilson"),
+        ("cohen_kappa", "fce"),
+        ("recall", "wilson"),
     ],
 )
-def test_comparison_bad_input_is_refused(labels, kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        cenmcc.compare_classifiers(*labels, "mcc", **kwargs)
+@pytest.mark.parametrize("shape", [(0, 2, 2), (2, 0, 3, 3)])
+def test_an_empty_stack_gives_empty_results(measure, method, shape):
+    """Issue 45 item 13: an empty stack failed with a reshape error."""
+    r = cenmcc.confidence_interval(np.zeros(shape, int), measure, method=method)
+    expected = shape[:-2] + ((shape[-1],) if measure == "recall" else ())
+    for field in (r.statistic, *r.confidence_interval, r.standard_error, r.n_undefined):
+        assert field.shape == expected
 
 
-def test_delta_accepts_a_gradient_near_zero_in_one_cell():
+def test_wald_accepts_a_gradient_near_zero_in_one_cell():
     """CEN's slope in cell (0, 1) of this matrix is 1e-4: its one-sided differences differ by
     3% of themselves, which is rounding, not a kink (it was refused)."""
     C = np.array([[584, 371], [20, 25]])
-    r = cenmcc.confidence_interval(C, "cen", method="delta")
+    r = cenmcc.confidence_interval(C, "cen", method="wald")
     boot = cenmcc.confidence_interval(
         C, "cen", method="percentile", n_resamples=2000, random_state=0
     )
     assert r.standard_error == pytest.approx(boot.standard_error, rel=0.08)
 
 
-def test_delta_of_a_perfect_classification_is_a_point():
+def test_wald_of_a_perfect_classification_is_a_point():
     """Accuracy is 1 near a diagonal matrix: its slopes are rounding noise, not a kink (it was
     refused)."""
-    r = cenmcc.confidence_interval(np.diag([18, 12, 20]), "accuracy", method="delta")
+    r = cenmcc.confidence_interval(np.diag([18, 12, 20]), "accuracy", method="wald")
     assert (r.statistic, *r.confidence_interval, r.standard_error) == pytest.approx(
         (1, 1, 1, 0), abs=1e-9
     )

@@ -150,7 +150,7 @@ def test_float_counts_beyond_int64_are_accepted_by_the_metrics(C):
 
 
 @pytest.mark.parametrize("C", HUGE, ids=["2^63", "2^64", "2^1003"])
-@pytest.mark.parametrize("method", ["bca", "percentile", "delta", "wilson"])
+@pytest.mark.parametrize("method", ["bca", "percentile", "wald", "fisher_z", "wilson"])
 def test_float_counts_beyond_int64_are_refused_by_intervals_for_what_they_are(C, method):
     # An interval draws items, counted as int64: float counts are held to the limit of integer
     # counts, (2**63 - 1) // K**2 a cell, and the message says so (it said "at least 2 items"
