@@ -130,6 +130,7 @@ def analytic(C, m: Measure, theta, level, method, undefined):
     them (``undefined`` ``(M,)``: the matrices whose measure is 0/0, with no interval)."""
     from scipy.special import ndtri
 
+    C = C.astype(np.float64)  # products of counts such as n**3 overflow int64 within its limit
     M = C.shape[0]
     flat = C.reshape(M, C.shape[1] * C.shape[2])
     n = flat.sum(axis=1)

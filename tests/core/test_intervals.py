@@ -515,3 +515,14 @@ def test_wald_of_a_perfect_classification_is_a_point():
     assert (r.statistic, *r.confidence_interval, r.standard_error) == pytest.approx(
         (1, 1, 1, 0), abs=1e-9
     )
+
+
+@pytest.mark.parametrize("measure", ["accuracy", "micro_mcc"])
+def test_wilson_of_counts_near_the_int64_limit_does_not_overflow(measure):
+    # correct * (n - correct) / n**3 in int64 overflowed to a negative variance (sqrt: NaN and a
+    # RuntimeWarning, an error here) for counts well inside the documented limit.
+    C = np.array([[2**40, 2**38], [2**37, 3 * 2**36]])
+    r = cenmcc.confidence_interval(C, measure, method="wilson")
+    expected = cenmcc.confidence_interval(C // 2**30, measure, method="wilson")
+    assert np.isfinite(r.standard_error) and r.standard_error > 0
+    assert r.standard_error == pytest.approx(expected.standard_error / 2**15, rel=1e-9)
