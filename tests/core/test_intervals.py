@@ -524,5 +524,6 @@ def test_wilson_of_counts_near_the_int64_limit_does_not_overflow(measure):
     C = np.array([[2**40, 2**38], [2**37, 3 * 2**36]])
     r = cenmcc.confidence_interval(C, measure, method="wilson")
     expected = cenmcc.confidence_interval(C // 2**30, measure, method="wilson")
-    assert np.isfinite(r.standard_error) and r.standard_error > 0
+    assert np.isfinite(r.standard_error)
+    assert r.standard_error > 0
     assert r.standard_error == pytest.approx(expected.standard_error / 2**15, rel=1e-9)
