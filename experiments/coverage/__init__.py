@@ -16,7 +16,7 @@ lattice ``c / n`` equals a population value that float sums put 1e-16 off.
 
 The eight measures: the MCC, CEN, Cohen's kappa, the accuracy, the balanced accuracy, the macro
 F1, and the macro and micro MCC (:func:`cenmcc.macro_mcc`, :func:`cenmcc.micro_mcc`). Each has
-BCa, percentile and delta intervals; the accuracy and the micro MCC Wilson's too (the micro MCC
+BCa, percentile and Wald intervals; the accuracy and the micro MCC Wilson's too (the micro MCC
 is ``(K acc - 1) / (K - 1)``), kappa Fleiss, Cohen & Everitt's. The population's macro MCC is
 the mean of its classes' one-vs-rest MCCs (the macro MCC of ``P``); in a balanced population
 of this grid it equals the MCC and the micro MCC.

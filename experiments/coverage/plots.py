@@ -27,8 +27,8 @@ def coverage_markdown(table: pd.DataFrame, command: str) -> str:
     widths = table.pivot_table(
         index=["measure", "K", "n", "classes", "classifier"], columns="method", values="mean_width"
     )
-    wide["mean width (bca / delta)"] = [
-        f"{widths.loc[tuple(r)]['bca']:.3f} / {widths.loc[tuple(r)]['delta']:.3f}"
+    wide["mean width (bca / wald)"] = [
+        f"{widths.loc[tuple(r)]['bca']:.3f} / {widths.loc[tuple(r)]['wald']:.3f}"
         for r in wide[["measure", "K", "n", "classes", "classifier"]].to_numpy()
     ]
     wide = wide.fillna("")

@@ -22,7 +22,7 @@ SPEED_MEASURES = (*MEASURES[:6], "tmcc", "precision_macro")
 
 
 #: Methods for every measure, and the closed forms of some.
-METHODS = ("bca", "percentile", "delta")
+METHODS = ("bca", "percentile", "wald")
 
 
 #: The closed form of each measure that has one, by measure: Wilson's interval of the accuracy,
