@@ -7,6 +7,7 @@ from scipy import stats
 from test_intervals import OMITTING, labels_statistic
 
 import cenmcc
+from cenmcc.paired import joint_cells
 
 
 def paired_labels(n_ab, n_ba, n_both, n_neither, K=3, seed=0):
@@ -188,6 +189,20 @@ def test_labels_above_2_53_stay_apart():
     assert (r.statistic_a, r.statistic_b) == (1.0, 0.5)
     expected = cenmcc.accuracy(cenmcc.confusion_matrix(y, b))
     assert r.statistic_b == expected
+
+
+def test_joint_cells_are_the_unique_rows_of_the_codes_in_row_major_order():
+    """The joint table's cells and counts are numpy's unique rows of (true, a, b), the
+    literal definition, with string labels coded by their sorted position."""
+    rng = np.random.default_rng(3)
+    names = np.array(["ant", "bee", "cat", "dog", "eel"])
+    codes = rng.integers(0, 5, (3, 2000))
+    codes[1, :1000] = codes[0, :1000]  # a right on half the items: repeated cells
+    cells, counts, K = joint_cells(*names[codes])
+    rows, expected = np.unique(codes.T, axis=0, return_counts=True)
+    assert K == 5
+    np.testing.assert_array_equal(cells, rows)
+    np.testing.assert_array_equal(counts, expected)
 
 
 # --- a measure that omits its undefined values; a standard error of 0; memory ---------------
