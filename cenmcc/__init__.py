@@ -71,6 +71,7 @@ from .informedness import informedness, markedness, symmetric_balanced_accuracy
 from .intervals import confidence_interval
 from .paired import compare_classifiers
 from .registry import MEASURES, Measure, from_labels, measures
+from .reporting import Report, report
 from .scores import (
     HandTillAUC,
     OneVsRestCurves,
@@ -93,6 +94,7 @@ __all__ = [
     "OneVsRestCurves",
     "PairCounts",
     "PrecisionRecallCurve",
+    "Report",
     "UndefinedMetricWarning",
     "accuracy",
     "b_matrix",
@@ -133,6 +135,7 @@ __all__ = [
     "precision",
     "properties",
     "recall",
+    "report",
     "single_column",
     "swapped_pair",
     "symmetric_balanced_accuracy",
