@@ -25,8 +25,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from cenmcc.simulation.parallel import BACKENDS, ParallelError
-
 from .signals import Interrupted
 from .staging import NotReplaceable, check_replaceable
 
@@ -158,11 +156,19 @@ def run_into(command: str, target: Path, work: Callable[[], object]) -> int:
         work()
     except Interrupted as err:
         raise Interrupted(err.signum, unchanged=target) from None
-    except (ParallelError, NotReplaceable, OSError) as err:
+    except (*_worker_errors(), NotReplaceable, OSError) as err:
         print(f"{command} failed: {err}; {target} unchanged", file=sys.stderr)
         return 1
     print(f"{command}: outputs in {target}")
     return 0
+
+
+def _worker_errors() -> tuple[type[Exception], ...]:
+    """:class:`~cenmcc.simulation.ParallelError` where the simulation is imported: only it
+    raises one, and a command that runs no worker (``python -m cenmcc report``) imports
+    neither it nor joblib and tqdm, which it needs."""
+    tasks = sys.modules.get("cenmcc.simulation.tasks")
+    return (tasks.ParallelError,) if tasks else ()
 
 
 def scheduler_address(text: str) -> str:
@@ -191,6 +197,8 @@ def add_output_arguments(parser: argparse.ArgumentParser, default: str = "figure
 
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     """``--jobs``, ``--backend`` and ``--scheduler``."""
+    from cenmcc.simulation.parallel import BACKENDS  # the simulation extra, for these only
+
     parser.add_argument("--jobs", type=jobs_count, default=-1, help="workers, -1 for all cores")
     parser.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend")
     parser.add_argument(

@@ -116,13 +116,9 @@ table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;p
 th{background:#f3f3f3}td{font-variant-numeric:tabular-nums}img{max-width:100%}"""
 
 
-def html(report) -> str:
+def html(report, with_figure: bool = True) -> str:
     """The report as one HTML page, its figure embedded (see :meth:`Report.to_html`)."""
     shown, warned = tables(report)
-    fig = figure(report)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    image = base64.b64encode(buffer.getvalue()).decode("ascii")
     parts = [
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
         f"<title>Classifier report</title><style>{STYLE}</style></head><body>",
@@ -130,9 +126,11 @@ def html(report) -> str:
     ]
     for title, table in shown.items():
         parts += [f"<h2>{title}</h2>", table.to_html(index=False, border=0)]
-    parts.append(
-        f'<h2>Figure</h2><img alt="the report\'s figure" src="data:image/png;base64,{image}">'
-    )
+    if with_figure:
+        buffer = io.BytesIO()
+        figure(report).savefig(buffer, format="png", dpi=100)
+        image = base64.b64encode(buffer.getvalue()).decode("ascii")
+        parts.append(f'<h2>Figure</h2><img alt="the figure" src="data:image/png;base64,{image}">')
     items = "".join(f"<li>{escaping.escape(note)}</li>" for note in [*report.notes, *warned])
     parts += [f"<h2>Notes</h2><ul>{items}</ul>", "</body></html>\n"]
     return "\n".join(parts)

@@ -81,11 +81,12 @@ class Report:
 
         return markdown(self)
 
-    def to_html(self) -> str:
-        """The report as one self-contained HTML page, its figure embedded."""
+    def to_html(self, figure: bool = True) -> str:
+        """The report as one self-contained HTML page, its figure embedded unless ``figure``
+        is False (then matplotlib is not needed)."""
         from .render import html
 
-        return html(self)
+        return html(self, figure)
 
     def plot(self):
         """A matplotlib Figure: each measure's intervals by classifier (a forest plot) and the
