@@ -281,10 +281,11 @@ def holm(pvalues) -> np.ndarray:
 def _named(predictions) -> dict:
     """The classifiers by name: a mapping's items, a DataFrame's columns, or one ``"y_pred"``."""
     if isinstance(predictions, Mapping) or hasattr(predictions, "columns"):
-        named = {str(name): predictions[name] for name in predictions}
+        keys = list(predictions)  # a DataFrame's columns
+        named = {str(name): predictions[name] for name in keys}
         if not named:
             raise ValueError("predictions holds no classifier; give at least one")
-        if len(named) < len(predictions):
+        if len(named) < len(keys):
             raise ValueError("predictions names two classifiers alike once written as text")
         return named
     return {"y_pred": predictions}

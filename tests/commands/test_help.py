@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from cenmcc.commands import report as report_command
 from cenmcc.commands import simulate as simulation_command
 from experiments import __main__ as experiments_main
 from experiments.registry import EXPERIMENTS
@@ -21,6 +22,10 @@ def _parsers() -> dict[str, argparse.ArgumentParser]:
         "python -m experiments": parser,
         **{f"experiments {c}": parser.parse_args([c]).parser for c in commands},
         "python -m paper_checks": paper_checks_main.build_parser(),
+        "python -m cenmcc": report_command.build_parser(),
+        "python -m cenmcc report": report_command.build_parser()
+        .parse_args(["report", "FILE", "--truth", "t", "--pred", "p"])
+        .parser,
         "python -m cenmcc.simulation": simulation_command.build_parser(),
         **{
             f"cenmcc.simulation {c}": simulation_command.build_parser().parse_args([c]).parser
