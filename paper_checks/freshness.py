@@ -24,8 +24,9 @@ UNTRACKED = ("*_table.csv", "*_table.csv.gz", "*.npz", "timing.json")
 #: Directories under figures/ that ``python -m experiments all`` does not write: those of the
 #: commands it leaves out (the benchmark's timings of the machine they ran on; the coverage
 #: and property audits, minutes each), and the standard-error validations (``python -m
-#: cenmcc.simulation validate``, 60 runs each, ``*-validation``), which are rerun by hand.
-NOT_RESULTS = tuple(e.folder for e in EXPERIMENTS if not e.in_all)
+#: cenmcc.simulation validate``, 60 runs each, ``*-validation``), which are rerun by hand; and
+#: the README's report figure, drawn by tests/test_readme.py from the README's example.
+NOT_RESULTS = (*(e.folder for e in EXPERIMENTS if not e.in_all), "report")
 VALIDATIONS = "*-validation"
 
 

@@ -1,6 +1,7 @@
 """The README's commands and example are the ones CI runs and the code computes."""
 
 import doctest
+import functools
 import re
 from pathlib import Path
 
@@ -75,13 +76,42 @@ def test_ci_installs_and_tests_as_the_readme_says():
     assert test in ci
 
 
-def test_readme_example_runs():
+@functools.cache
+def readme_examples() -> tuple[doctest.DocTest, doctest.DocTestRunner]:
+    """The README's examples, run once, with what they defined kept in ``test.globs``."""
     examples = "\n".join(re.findall(r"```python\n(.*?)```", README, re.S))
     test = doctest.DocTestParser().get_doctest(examples, {}, "README.md", "README.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    runner.run(test)
+    runner.run(test, clear_globs=False)
+    return test, runner
+
+
+def test_readme_example_runs():
+    test, runner = readme_examples()
     assert test.examples, "the README has no example"
     assert runner.failures == 0
+
+
+#: The figure of the README's report, drawn by ``report.plot()`` of its example.
+REPORT_FIGURE = ROOT / "figures" / "report" / "digits.png"
+
+
+def test_the_readme_figure_is_the_plot_of_its_report():
+    """Regenerate with ``CENMCC_WRITE_README=1 python -m pytest tests/test_readme.py``."""
+    import os
+
+    from matplotlib.image import imread
+
+    from cenmcc.commands.files import save_figure
+
+    figure = readme_examples()[0].globs["report"].plot()
+    if os.environ.get("CENMCC_WRITE_README"):
+        REPORT_FIGURE.parent.mkdir(exist_ok=True)
+        save_figure(figure, REPORT_FIGURE, dpi=100)
+    assert f"]({REPORT_FIGURE.relative_to(ROOT).as_posix()})" in README
+    width, height = (round(100 * x) for x in figure.get_size_inches())
+    assert imread(REPORT_FIGURE).shape[:2] == (height, width)
+    assert len(figure.axes) == 6 + 3 + 1  # the measures, the models and the colour bar
 
 
 def test_readme_shows_the_benchmark_figures():
