@@ -10,11 +10,14 @@ by ``python -m cenmcc.simulation``, ``python -m experiments`` and ``python -m pa
 - :mod:`~cenmcc.commands.staging`: output directories swapped in whole once a run has written
   them, never replacing what a run did not write;
 - :mod:`~cenmcc.commands.arguments`: the options shared by every command, checked when parsed;
-- :mod:`~cenmcc.commands.simulate`: the library's own command, ``simulate`` and ``validate``.
+- :mod:`~cenmcc.commands.simulate`: the library's own command, ``simulate`` and ``validate``;
+- :mod:`~cenmcc.commands.report`: ``python -m cenmcc report``, a file of predictions made a
+  report (:func:`cenmcc.report`), which needs no simulation extra.
 
 Imports go one way. ``signals``, ``files`` and ``staging`` import nothing from
 :mod:`cenmcc.simulation`, which imports them (:meth:`~cenmcc.simulation.Result.save` writes and
 stages its outputs, a dask cluster starts with signals held back, the column store locks its
-directory); ``arguments`` and ``simulate`` import the engine, which never imports them. This
+directory); ``simulate`` imports the engine, and ``arguments`` only in the functions of the
+parallel options, so that ``report`` runs without it; the engine never imports them. This
 ``__init__`` imports nothing, so that the engine, importing ``staging``, imports no command.
 """
