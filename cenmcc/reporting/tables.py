@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import re
 import warnings
 from collections.abc import Mapping
 
@@ -166,6 +165,7 @@ def report(
     named = _named(predictions)
     level = check_level(level)
     chosen, _ = resolve(DEFAULT_MEASURES if measures is None else measures)
+    names = [m.name for m in chosen]
     read = read_together((y_true, *named.values()), ("y_true", *named))
     classes = (union(*read) if labels is None else read_label_set(labels)).labels.tolist()
     confusion = {
@@ -187,7 +187,7 @@ def report(
                     "high": float(r.confidence_interval.high),
                     "method": r.method,
                     "n_undefined": int(r.n_undefined),
-                    "warning": _about(caught, m.name),
+                    "warning": _about(caught, m.name, names),
                 }
             )
     rows = []
@@ -207,7 +207,7 @@ def report(
                     "high": r.confidence_interval.high,
                     "pvalue": r.pvalue,
                     "method": r.method,
-                    "warning": _about(caught, m.name),
+                    "warning": _about(caught, m.name, names),
                 }
             )
     columns = ["a", "b", "measure", "difference", "low", "high", "pvalue", "method", "warning"]
@@ -299,12 +299,15 @@ def _recorded(call, *args, **kwargs):
     return result, [str(w.message) for w in caught]
 
 
-def _about(messages: list[str], name: str) -> str:
-    """The messages about the measure ``name``: those naming it, or naming no measure of the
-    call (then they are about all of them), joined by "; "."""
-    quoted = re.compile(r"'[A-Za-z0-9_]+'")
+def _about(messages: list[str], name: str, names: list[str]) -> str:
+    """The messages about the measure ``name`` of a call on the measures ``names``: those that
+    quote it (``'mcc'``), or that quote none of ``names`` (then they are about every one),
+    joined by "; "."""
+    quoted = [f"'{other}'" for other in names]
     return "; ".join(
-        dict.fromkeys(text for text in messages if f"'{name}'" in text or not quoted.search(text))
+        dict.fromkeys(
+            text for text in messages if f"'{name}'" in text or not any(q in text for q in quoted)
+        )
     )
 
 

@@ -187,3 +187,15 @@ def test_import_cenmcc_loads_no_pandas_nor_matplotlib():
     code = "import sys, cenmcc; print(sorted({'pandas', 'matplotlib'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_warning_is_shown_beside_the_measure_it_quotes_or_beside_every_one():
+    from cenmcc.reporting.tables import _about
+
+    caught = ["few items for 'mcc'", "0/0 in 'cen'", "method 'bca' undercovers", "few items"]
+    assert _about(caught, "mcc", ["mcc", "cen"]) == (
+        "few items for 'mcc'; method 'bca' undercovers; few items"
+    )
+    assert _about(caught, "accuracy", ["mcc", "cen", "accuracy"]) == (
+        "method 'bca' undercovers; few items"
+    )
