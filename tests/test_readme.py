@@ -103,11 +103,12 @@ def test_the_readme_figure_is_the_plot_of_its_report():
     from matplotlib.image import imread
 
     from cenmcc.commands.files import save_figure
+    from cenmcc.commands.staging import staged_directory
 
     figure = readme_examples()[0].globs["report"].plot()
-    if os.environ.get("CENMCC_WRITE_README"):
-        REPORT_FIGURE.parent.mkdir(exist_ok=True)
-        save_figure(figure, REPORT_FIGURE, dpi=100)
+    if os.environ.get("CENMCC_WRITE_README"):  # an output folder, as the experiments write
+        with staged_directory(REPORT_FIGURE.parent, writes=[REPORT_FIGURE.name]) as stage:
+            save_figure(figure, stage / REPORT_FIGURE.name, dpi=100)
     assert f"]({REPORT_FIGURE.relative_to(ROOT).as_posix()})" in README
     width, height = (round(100 * x) for x in figure.get_size_inches())
     assert imread(REPORT_FIGURE).shape[:2] == (height, width)
