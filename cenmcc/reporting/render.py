@@ -164,8 +164,10 @@ def figure(report):
             )
         ax.set_yticks(y, names if i % columns == 0 else [""] * len(names))
         ax.set_ylim(-0.7, len(names) - 0.3)
-        best = MEASURES[name].greater_is_better if name in MEASURES else True
-        ax.set_title(f"{label(name)} ({'higher' if best else 'lower'} is better)", fontsize=9)
+        title = label(name)
+        if name in MEASURES:  # a user's measure: its direction is not in the report
+            title += f" ({'higher' if MEASURES[name].greater_is_better else 'lower'} is better)"
+        ax.set_title(title, fontsize=9)
         ax.grid(axis="x", alpha=0.3)
     bottom.suptitle("Confusion matrices, each row divided by its true class's items")
     for i, name in enumerate(names):

@@ -38,7 +38,7 @@ ADJUSTMENT = (
 )
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)  # tables compare cell by cell, not as one bool
 class Report:
     """The evaluation of classifiers on one test set (see :func:`report`).
 
