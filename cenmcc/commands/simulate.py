@@ -7,7 +7,8 @@ Two commands, with the same options:
 - ``validate`` reruns the same simulation over independent seeds and writes, for every
   statistic with a standard error, the spread of its value over the seeds against the error
   the runs claimed (:func:`cenmcc.simulation.validation.validate`), into
-  ``<out>/<name>-validation``.
+  ``<out>/<name>-validation``; it prints one verdict a statistic and exits with status 1 when
+  the ratio of some statistic is outside the band it states.
 
 The generator is ``papers`` (the random matrices of Jurman et al.), ``dirichlet`` (a classifier
 with Dirichlet-distributed error rates on imbalanced classes) or a function of your own,
@@ -23,7 +24,6 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib
-import json
 import sys
 from pathlib import Path
 
@@ -260,12 +260,15 @@ def destination(args: argparse.Namespace) -> Path:
 def execute(
     args: argparse.Namespace, sim: Simulation, target: Path, call: str | None = None
 ) -> int:
-    """Run the checked command into ``target``; 0, or 1 after one line saying why it failed.
+    """Run the checked command into ``target``; 0, or 1 after one line saying why it failed
+    (for ``validate``, also when some statistic's claimed SE is not honest: its outputs are
+    written, and the last line names those statistics).
 
     SIGINT and SIGTERM propagate as :class:`~cenmcc.commands.signals.Interrupted`, naming
     ``target``, which they leave as it was.
     """
     parallel = parallel_options(args)
+    failed: list[str] = []
 
     def simulate():
         result = run(sim, **parallel)
@@ -276,9 +279,18 @@ def execute(
         report_ = validation.validate(sim, args.seeds, **parallel)
         with staged_directory(target) as stage:
             write_json(stage / "validation.json", report_)
-        print(json.dumps(report_["statistics"], indent=1))
+        print("\n".join(validation.verdict_lines(report_)))
+        failed.extend(report_["failed"])
 
-    return run_into(args.command, target, simulate if args.command == "simulate" else validate)
+    status = run_into(args.command, target, simulate if args.command == "simulate" else validate)
+    if failed:
+        print(
+            f"validate: {len(failed)} statistics with standard errors that are not honest "
+            f"(ratio outside its band): {', '.join(failed)}",
+            file=sys.stderr,
+        )
+        return 1
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:
