@@ -1,7 +1,8 @@
 """Generators of random confusion matrices, and exact uniform integers with per-cell bounds.
 
 A generator is any callable ``generator(rng, size)`` returning ``size`` confusion matrices,
-as one ``(size, K, K)`` array or an iterable of such stacks (one per K, say); the ones here are
+as one ``(size, K, K)`` array or an iterable of such stacks (one per K, say), each matrix an
+independent draw (:class:`cenmcc.simulation.Simulation` says why); the ones here are
 frozen dataclasses, so that their settings are recorded and they pickle by reference (the
 papers' is :class:`cenmcc.simulation.papers.PaperGenerator`).
 
