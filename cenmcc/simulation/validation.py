@@ -17,6 +17,7 @@ chunks' matrices correlated, and every standard error of the run too small.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import warnings
@@ -120,14 +121,11 @@ def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parall
     """
     check_validation(sim, n_seeds)
     seeds = list(range(sim.seed + 1, sim.seed + 1 + n_seeds))
-    with warnings.catch_warnings(record=True) as caught:  # each said once, not once a seed
-        warnings.simplefilter("always")
+    with said_once():
         runs = [
             flatten(_numbers(run(dataclasses.replace(sim, seed=s), **parallel).summary))
             for s in seeds
         ]
-    for category, message in dict.fromkeys((w.category, str(w.message)) for w in caught):
-        warnings.warn(message, category, stacklevel=2)
     out, not_compared = {}, {}
     for path in runs[0]:
         name = path[-1]
@@ -168,6 +166,17 @@ def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parall
         "not_compared": not_compared,
         "failed": [name for name, s in out.items() if s["verdict"] != "honest"],
     }
+
+
+@contextlib.contextmanager
+def said_once():
+    """Each distinct warning of the runs inside, said once when they end (not once a run:
+    rerunning a simulation over seeds repeats the same limitation)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for category, message in dict.fromkeys((w.category, str(w.message)) for w in caught):
+        warnings.warn(message, category, stacklevel=3)
 
 
 def _numbers(tree):
