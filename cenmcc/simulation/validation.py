@@ -137,12 +137,12 @@ def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parall
         values = np.array([r.get(path, math.nan) for r in runs])
         errors = np.array([r.get(se_path, math.nan) for r in runs])
         ok = np.isfinite(values) & np.isfinite(errors)
-        name = ".".join(map(str, path))
+        dotted = ".".join(map(str, path))
         if ok.sum() < 2:
-            not_compared[name] = f"defined with its SE in {ok.sum()} of {n_seeds} seeds"
+            not_compared[dotted] = f"defined with its SE in {ok.sum()} of {n_seeds} seeds"
             continue
         spread, claimed = float(np.std(values[ok], ddof=1)), float(np.mean(errors[ok]))
-        out[name] = {
+        out[dotted] = {
             "mean": float(np.mean(values[ok])),
             "seed_sd": spread,
             "claimed_se": claimed,
@@ -150,7 +150,7 @@ def validate(sim: Simulation, n_seeds: int = 20, *, by_k: bool = False, **parall
             "seeds": int(ok.sum()),
             "band": band(int(ok.sum())),
         }
-        out[name]["verdict"] = verdict(out[name])
+        out[dotted]["verdict"] = verdict(out[dotted])
     return {
         "simulation": describe(sim),
         "n_matrices": sim.n_matrices,
