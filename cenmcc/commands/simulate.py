@@ -7,7 +7,8 @@ Two commands, with the same options:
 - ``validate`` reruns the same simulation over independent seeds and writes, for every
   statistic with a standard error, the spread of its value over the seeds against the error
   the runs claimed (:func:`cenmcc.simulation.validation.validate`), into
-  ``<out>/<name>-validation``.
+  ``<out>/<name>-validation``; it prints one verdict a statistic and exits with status 1 when
+  the ratio of some statistic is outside the band it states.
 
 The generator is ``papers`` (the random matrices of Jurman et al.), ``dirichlet`` (a classifier
 with Dirichlet-distributed error rates on imbalanced classes) or a function of your own,
@@ -23,8 +24,10 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib
-import json
+import inspect
 import sys
+import sysconfig
+import traceback
 from pathlib import Path
 
 import cenmcc
@@ -177,39 +180,122 @@ def _measures(text: str) -> tuple[str, ...]:
     return names
 
 
+class OptionError(ValueError):
+    """A setting that cannot be used, with the ``option`` of the command line that gave it."""
+
+    def __init__(self, option: str, message: str):
+        super().__init__(message)
+        self.option = option
+
+
 def generator_of(name: str, params: dict):
-    """The generator ``name`` (known, or ``module:function``) made with ``params``."""
+    """The generator ``name`` (known, or ``module:function``) made with ``params``.
+
+    Raises
+    ------
+    OptionError
+        Naming ``--generator`` (an unknown name, a module that cannot be imported) or
+        ``--param`` (a key the generator does not take, with those it takes; a value it
+        refuses; an exception of a user's factory, with its type and where it was raised).
+    """
     if name in GENERATORS:
-        return GENERATORS[name](**params)
-    if ":" not in name:
-        raise ValueError(
-            f"unknown generator {name!r}: use {', '.join(GENERATORS)} or module:function"
+        made = GENERATORS[name]
+    elif ":" not in name:
+        raise OptionError(
+            "--generator",
+            f"unknown generator {name!r}: use {', '.join(GENERATORS)} or module:function",
         )
-    found = imported("generator", name)
-    return found(**params) if params else found
+    else:
+        made = imported("--generator", name)
+        if not params:
+            return made
+    _check_keys(name, made, params)
+    try:
+        return made(**params)
+    except Exception as err:  # a user's factory may raise anything
+        settings = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        if name in GENERATORS and isinstance(err, ValueError | TypeError):
+            raise OptionError("--param", f"{name}: {err}") from None  # its own message
+        raise OptionError("--param", f"{name}({settings}) raised {user_error(err)}") from None
 
 
-def imported(what: str, name: str):
+def _check_keys(name: str, factory, params: dict) -> None:
+    """Refuse the ``params`` keys that ``factory`` does not take, listing those it does."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a builtin or C callable: its call says
+        return
+    taken = signature.parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in taken):
+        return
+    valid = [p.name for p in taken if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    unknown = [key for key in params if key not in valid]
+    if unknown:
+        raise OptionError(
+            "--param",
+            f"{name} takes no {', '.join(map(repr, unknown))}; valid keys: "
+            + (", ".join(valid) or "none"),
+        )
+
+
+def user_error(err: BaseException) -> str:
+    """``Type: message (at file:line)`` of an exception raised in a user's code: the innermost
+    frame of its traceback outside cenmcc, Python's library and the installed packages (the
+    innermost frame if none is; the file and line of a syntax error)."""
+    text = f"{type(err).__name__}: {err}"
+    if isinstance(err, SyntaxError) and err.filename:
+        return f"{type(err).__name__}: {err.msg} (at {err.filename}:{err.lineno})"
+    frames = traceback.extract_tb(err.__traceback__)
+    if not frames:
+        return text
+    theirs = [f for f in frames if _users_file(f.filename)]
+    where = (theirs or frames)[-1]
+    return f"{text} (at {where.filename}:{where.lineno}, in {where.name})"
+
+
+def _users_file(filename: str) -> bool:
+    """Whether ``filename`` is a user's: not frozen, not cenmcc's, not Python's library and
+    not an installed package's."""
+    if filename.startswith("<"):
+        return False
+    path = Path(filename).resolve()
+    paths = sysconfig.get_paths()
+    ours = [Path(cenmcc.__file__).parent, *(paths[k] for k in ("stdlib", "purelib", "platlib"))]
+    return not any(path.is_relative_to(Path(p).resolve()) for p in ours)
+
+
+def imported(option: str, name: str):
     """The object ``module:attribute`` of ``name``, imported from the current directory (as
-    ``python -m`` and a script would have it); a ValueError naming ``what`` if it cannot be."""
+    ``python -m`` and a script would have it); an :class:`OptionError` naming ``option`` if
+    it cannot be, with the type of any exception the module raised and where."""
     module_name, sep, attribute = name.partition(":")
     if not sep or not module_name or not attribute:
-        raise ValueError(f"the {what} {name!r} is not module:object")
+        raise OptionError(option, f"{name!r} is not module:object")
     if "" not in sys.path:
         sys.path.insert(0, "")
     try:
-        return getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as err:
-        raise ValueError(f"cannot load the {what} {name!r}: {err}") from None
+        module = importlib.import_module(module_name)
+    except Exception as err:  # a user's module may raise anything
+        missing = isinstance(err, ModuleNotFoundError) and f"{module_name}.".startswith(
+            f"{err.name}."
+        )  # the module itself (or its package), not one it imports
+        if missing:
+            raise OptionError(option, f"cannot load {name!r}: {err}") from None
+        raise OptionError(option, f"importing {module_name} raised {user_error(err)}") from None
+    try:
+        return getattr(module, attribute)
+    except AttributeError as err:
+        raise OptionError(option, f"cannot load {name!r}: {err}") from None
 
 
 def measure_of(name: str) -> cenmcc.Measure:
     """The :class:`cenmcc.Measure` ``module:object`` of ``--measure``."""
-    found = imported("measure", name)
+    found = imported("--measure", name)
     if not isinstance(found, cenmcc.Measure):
-        raise TypeError(
-            f"--measure {name}: got {type(found).__name__}, expected a cenmcc.Measure "
-            "(wrap your function as cenmcc.Measure(name, function, greater_is_better=...))"
+        raise OptionError(
+            "--measure",
+            f"{name}: got {type(found).__name__}, expected a cenmcc.Measure "
+            "(wrap your function as cenmcc.Measure(name, function, greater_is_better=...))",
         )
     return found
 
@@ -240,7 +326,9 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     check_parallel_arguments(parser, args)
     try:
         sim = simulation_of(args)
-    except (ValueError, TypeError) as err:
+    except OptionError as err:
+        parser.error(f"argument {err.option}: {err}")
+    except (ValueError, TypeError) as err:  # the simulation's own checks of them together
         parser.error(f"argument --generator/--param/--measures/--measure: {err}")
     if args.command == "validate":
         try:
@@ -260,12 +348,15 @@ def destination(args: argparse.Namespace) -> Path:
 def execute(
     args: argparse.Namespace, sim: Simulation, target: Path, call: str | None = None
 ) -> int:
-    """Run the checked command into ``target``; 0, or 1 after one line saying why it failed.
+    """Run the checked command into ``target``; 0, or 1 after one line saying why it failed
+    (for ``validate``, also when some statistic's claimed SE is not honest: its outputs are
+    written, and the last line names those statistics).
 
     SIGINT and SIGTERM propagate as :class:`~cenmcc.commands.signals.Interrupted`, naming
     ``target``, which they leave as it was.
     """
     parallel = parallel_options(args)
+    failed: list[str] = []
 
     def simulate():
         result = run(sim, **parallel)
@@ -276,9 +367,18 @@ def execute(
         report_ = validation.validate(sim, args.seeds, **parallel)
         with staged_directory(target) as stage:
             write_json(stage / "validation.json", report_)
-        print(json.dumps(report_["statistics"], indent=1))
+        print("\n".join(validation.verdict_lines(report_)))
+        failed.extend(report_["failed"])
 
-    return run_into(args.command, target, simulate if args.command == "simulate" else validate)
+    status = run_into(args.command, target, simulate if args.command == "simulate" else validate)
+    if failed:
+        print(
+            f"validate: {len(failed)} statistics with standard errors that are not honest "
+            f"(ratio outside its band): {', '.join(failed)}",
+            file=sys.stderr,
+        )
+        return 1
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:

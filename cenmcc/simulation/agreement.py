@@ -236,11 +236,8 @@ def _moments(K, x, exponents, columns, groups=None) -> State:
     for key in columns:
         part = x[:, list(key)]
         rows = np.flatnonzero(~np.isnan(part).any(axis=1))
-        by_k = key_groups(K[rows])
-        defined[key] = (
-            KeyedMoments.by_key(by_k, np.ldexp(part[rows], -exponents[list(key)]))
-            if by_k
-            else KeyedMoments(np.zeros(0, np.int64), Moments.empty(len(key), (0,)))
+        defined[key] = KeyedMoments.by_key(
+            key_groups(K[rows]), np.ldexp(part[rows], -exponents[list(key)])
         )
     moments = KeyedMoments.by_key(
         key_groups(K) if groups is None else groups, np.ldexp(x, -exponents)
@@ -275,10 +272,12 @@ def replicate_splits(sim) -> int:
 def moment_subgroups(sim) -> int:
     """Groups of the jackknife of the moment statistics when a run has fewer than
     :data:`MIN_JACKKNIFE_GROUPS` tasks: :data:`MOMENT_SUBGROUPS` strided parts of every
-    chunk (rows ``s::S`` of each, merged over the chunks); 0 otherwise (groups of tasks)."""
+    chunk (rows ``s::S`` of each, merged over the chunks); 0 otherwise (groups of tasks).
+    Never more than half the matrices of the largest chunk (a run of 39 matrices has 19 parts
+    of two or three), so that no part is empty."""
     if sim.jackknife_groups >= MIN_JACKKNIFE_GROUPS:
         return 0
-    return min(MOMENT_SUBGROUPS, sim.chunk_size // 2)
+    return min(MOMENT_SUBGROUPS, min(sim.chunk_size, sim.n_matrices) // 2)
 
 
 def has_finite_bounds(measure) -> bool:

@@ -1,7 +1,8 @@
 """Generators of random confusion matrices, and exact uniform integers with per-cell bounds.
 
 A generator is any callable ``generator(rng, size)`` returning ``size`` confusion matrices,
-as one ``(size, K, K)`` array or an iterable of such stacks (one per K, say); the ones here are
+as one ``(size, K, K)`` array or an iterable of such stacks (one per K, say), each matrix an
+independent draw (:class:`cenmcc.simulation.Simulation` says why); the ones here are
 frozen dataclasses, so that their settings are recorded and they pickle by reference (the
 papers' is :class:`cenmcc.simulation.papers.PaperGenerator`).
 
@@ -20,9 +21,12 @@ and Computer Simulation 29(1):3.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterator
 
 import numpy as np
+
+from cenmcc._validation import check_integer, check_real
 
 #: Bits of the random words that :func:`uniform_integers` scales.
 WORD_BITS = 32
@@ -95,6 +99,29 @@ def lemire(words: np.ndarray, span: np.ndarray, bits: int) -> tuple[np.ndarray, 
     return product, maybe
 
 
+def check_range(value, *, name: str, integer: bool) -> None:
+    """Refuse a setting ``name`` that is not a pair ``(low, high)`` of finite real numbers
+    (of integers with ``integer``), with a TypeError naming it; its order is checked by the
+    generator that has it.
+
+    Examples
+    --------
+    >>> check_range(2, name="k_range", integer=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: k_range must be a pair (low, high) of integers, got 2
+    """
+    kind = (int, np.integer) if integer else (int, float, np.integer, np.floating)
+    if (
+        not isinstance(value, tuple | list)
+        or len(value) != 2
+        or any(isinstance(v, bool) or not isinstance(v, kind) for v in value)
+        or not all(math.isfinite(v) for v in value)
+    ):
+        what = "integers" if integer else "finite real numbers"
+        raise TypeError(f"{name} must be a pair (low, high) of {what}, got {value!r}")
+
+
 @dataclasses.dataclass(frozen=True)
 class DirichletClassifier:
     """A classifier whose per-class error rates are Dirichlet-distributed, on imbalanced classes.
@@ -134,13 +161,13 @@ class DirichletClassifier:
     off_diagonal: float = 1.0
 
     def __post_init__(self):
+        check_range(self.k_range, name="k_range", integer=True)
         low, high = self.k_range
         if not 2 <= low <= high:
             raise ValueError(f"k_range must satisfy 2 <= low <= high, got {self.k_range}")
-        if self.n_samples < 1:
-            raise ValueError(f"n_samples must be at least 1, got {self.n_samples}")
+        check_integer(self.n_samples, name="n_samples", low=1)
         for name in ("class_concentration", "diagonal", "off_diagonal"):
-            if not getattr(self, name) > 0:
+            if not check_real(getattr(self, name), name=name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
 
     def __call__(self, rng: np.random.Generator, size: int) -> Iterator[np.ndarray]:

@@ -17,7 +17,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .generators import uniform_integers
+from cenmcc._validation import check_integer, check_real
+
+from .generators import check_range, uniform_integers
 
 #: How the number of classes of each matrix can be drawn (:attr:`PaperGenerator.k_scheme`).
 K_SCHEMES = ("uniform", "balanced")
@@ -81,6 +83,13 @@ class PaperGenerator:
     upper_inclusive: bool = True
 
     def __post_init__(self):
+        check_range(self.k_range, name="k_range", integer=True)
+        check_range(self.diagonal_range, name="diagonal_range", integer=True)
+        check_range(self.rho_range, name="rho_range", integer=False)
+        check_real(self.off_diagonal_scale, name="off_diagonal_scale")
+        check_integer(self.off_diagonal_min, name="off_diagonal_min", low=0)
+        if not isinstance(self.upper_inclusive, bool | np.bool_):
+            raise TypeError(f"upper_inclusive must be True or False, got {self.upper_inclusive!r}")
         k_min, k_max = self.k_range
         d_min, d_max = self.diagonal_range
         r_min, r_max = self.rho_range
@@ -98,10 +107,6 @@ class PaperGenerator:
             (
                 0 < r_min <= r_max,
                 f"rho_range must satisfy 0 < low <= high, got {self.rho_range}",
-            ),
-            (
-                self.off_diagonal_min >= 0,
-                f"off_diagonal_min must be at least 0, got {self.off_diagonal_min}",
             ),
             (
                 math.floor(self.off_diagonal_scale * r_min) - excluded >= self.off_diagonal_min,

@@ -91,7 +91,11 @@ class Simulation:
         ``numpy.random.Generator`` ``rng``: one array of shape ``(size, K, K)``, or an iterable
         of arrays ``(m_i, K_i, K_i)`` with ``Σ m_i = size`` (one per number of classes, say; a
         generator that yields them keeps one stack at a time in the worker's memory).
-        Non-negative integer (or finite float) counts, rows = true class. It runs in the
+        Non-negative integer (or finite float) counts, rows = true class. The matrices must
+        be independent draws: one random draw shared by the matrices of a call (a chunk's),
+        such as one set of class proportions for all of them, correlates them, and every
+        standard error of the run is then too small
+        (:func:`~cenmcc.simulation.validation.validate` finds it). It runs in the
         workers, so it must be picklable (any function, a closure or a lambda included: loky
         and dask pickle with cloudpickle).
     n_matrices : int

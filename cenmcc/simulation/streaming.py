@@ -212,8 +212,10 @@ class KeyedMoments:
     @classmethod
     def by_key(cls, groups: list[tuple[int, slice | np.ndarray]], x) -> KeyedMoments:
         """The moments of the rows of ``x`` (shape ``(n, d)``) of each group of
-        :func:`key_groups`, each of its rows in their order."""
+        :func:`key_groups`, each of its rows in their order (no key for no rows)."""
         x = np.asarray(x, dtype=np.float64)
+        if not groups:
+            return cls(np.zeros(0, np.int64), Moments.empty(x.shape[-1], (0,)))
         return cls.of_parts([k for k, _ in groups], [Moments.of(x[rows]) for _, rows in groups])
 
     def merge(self, other: KeyedMoments) -> KeyedMoments:

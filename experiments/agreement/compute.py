@@ -162,11 +162,15 @@ def within_k(pair: dict, keys: list[str]) -> dict:
     se = np.array([pair["by_k"][k]["consistency_se"] for k in keys], dtype=float)
     weights = ordered / total if total else ordered
     used = weights > 0
+    n_pairs = pair["pair_counts"]["n_pairs"]  # 0 in a run of one matrix: no share
     return {
         "consistency_within_k": concordant / total if total else math.nan,
-        "consistency_within_k_se": float(np.sqrt(np.sum((weights[used] * se[used]) ** 2))),
-        "share_of_pairs_within_k": sum(c["n_pairs"] for c in counts)
-        / pair["pair_counts"]["n_pairs"],
+        "consistency_within_k_se": (
+            float(np.sqrt(np.sum((weights[used] * se[used]) ** 2))) if total else math.nan
+        ),
+        "share_of_pairs_within_k": (
+            sum(c["n_pairs"] for c in counts) / n_pairs if n_pairs else math.nan
+        ),
     }
 
 

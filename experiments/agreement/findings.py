@@ -125,11 +125,12 @@ def findings(summary: dict) -> list[str]:
         )
     out.append("CEN–MCC consistency " + "; ".join(lines) + ".")
     for name, g in gens.items():
-        lo, lo_se, hi, hi_se = _ends(entry(name, "cen", "mcc"), g["K"])
+        width = min(5, len(g["K"]))  # fewer K in a small run
+        lo, lo_se, hi, hi_se = _ends(entry(name, "cen", "mcc"), g["K"], width)
         out.append(
             f"CEN–MCC consistency within one K, {name}: {with_error(lo, lo_se)} on average over "
-            f"K = {g['K'][0]}–{g['K'][4]}, {with_error(hi, hi_se)} over K = {g['K'][-5]}–"
-            f"{g['K'][-1]}."
+            f"K = {g['K'][0]}–{g['K'][width - 1]}, {with_error(hi, hi_se)} over K = "
+            f"{g['K'][-width]}–{g['K'][-1]}."
         )
     stat = "consistency_within_k"
     changes = []
@@ -146,19 +147,28 @@ def findings(summary: dict) -> list[str]:
         f"Largest changes of the consistency within one K from balanced to imbalanced classes: "
         f"{text}."
     )
-    below = [
-        f"{pair_name(f, h)} ({name}, {where} {entry(name, f, h)[stat]:.4f})"
+    degrees = [
+        (f"{pair_name(f, h)} ({name}, {where}", entry(name, f, h)[stat])
         for name in gens
         for f, h in pairs_of()
         for stat, where in (("consistency", "all pairs"), ("consistency_within_k", "within K"))
-        if entry(name, f, h)[stat] < 0.5
     ]
-    out.append(
-        "Pairs of measures that order more pairs of matrices oppositely than alike: "
-        + ", ".join(below)
-        + "."
-        if below
-        else "Every pair of measures orders more pairs of matrices alike than oppositely "
-        "(consistency above 1/2), over all pairs and within one K, under every generator."
-    )
+    below = [f"{what} {value:.4f})" for what, value in degrees if value < 0.5]
+    undefined = sum(math.isnan(value) for _, value in degrees)  # no pairs of matrices (tiny n)
+    if below:
+        out.append(
+            "Pairs of measures that order more pairs of matrices oppositely than alike: "
+            + ", ".join(below)
+            + "."
+        )
+    elif undefined:
+        out.append(
+            f"{undefined} of {len(degrees)} degrees of consistency are undefined (no pairs of "
+            "matrices to compare); every other is above 1/2."
+        )
+    else:
+        out.append(
+            "Every pair of measures orders more pairs of matrices alike than oppositely "
+            "(consistency above 1/2), over all pairs and within one K, under every generator."
+        )
     return out

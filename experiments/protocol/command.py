@@ -19,7 +19,7 @@ from .. import random_matrices
 from ..registry import Computed
 from .compute import run
 from .plots import plot
-from .settings import CHUNK_SIZE, N_MIN, N_PRINTED, READINGS_BY_NAME, SE_METHOD, TARGETS
+from .settings import N_MIN, N_PRINTED, READINGS_BY_NAME, SE_METHOD, TARGETS, chunk_size
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -104,8 +104,9 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """
     if args.n < N_MIN:
         parser.error(
-            f"argument --n: must be at least {N_MIN:,} (two full chunks of {CHUNK_SIZE:,} "
-            f"matrices, for the batch standard errors and the refitted k), got {number(args.n)}"
+            f"argument --n: must be at least {N_MIN:,} ({N_MIN // chunk_size(N_MIN)} chunks of "
+            f"{chunk_size(N_MIN):,} matrices, for the batch standard errors and the refitted "
+            f"k), got {number(args.n)}"
         )
     try:
         random_matrices.Config(n_matrices=args.n).simulation().require_resources(

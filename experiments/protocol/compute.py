@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cenmcc.simulation.engine import run as run_simulation
+from cenmcc.simulation.validation import said_once
 
 from ..random_matrices.compute import papers_summary
+from . import settings
 from .findings import distances, standard_errors, statistics, verdict
 from .settings import (
-    CHUNK_SIZE,
     N_PRINTED,
     READINGS,
     READINGS_BY_NAME,
@@ -34,11 +35,20 @@ def simulate(
     seed: int,
     *,
     n_resamples: int = 999,
-    chunk_size: int = CHUNK_SIZE,
+    chunk_size: int | None = None,
     **parallel,
 ) -> dict:
-    """Run the simulation of one reading; its statistics under the papers' names."""
-    config = reading.config(n_matrices=n, seed=seed, n_resamples=n_resamples, chunk_size=chunk_size)
+    """Run the simulation of one reading; its statistics under the papers' names.
+
+    ``chunk_size`` defaults to :func:`~experiments.protocol.settings.chunk_size` of ``n``, so
+    that every standard error of the run is honest.
+    """
+    config = reading.config(
+        n_matrices=n,
+        seed=seed,
+        n_resamples=n_resamples,
+        chunk_size=chunk_size or settings.chunk_size(n),
+    )
     sim = config.simulation(
         measures=reading.measures, studies=(config.study(k=reading.k),), density_pairs=()
     )
@@ -55,14 +65,15 @@ RUN_ERRORS = (
 )
 
 
-def validate_standard_errors(printed: dict, n: int, seeds, n_validation: int, **settings) -> dict:
+def validate_standard_errors(printed: dict, n: int, seeds, n_validation: int, **options) -> dict:
     """Compare the standard errors of the printed reading with the spread of independent seeds.
 
     Each seed runs the printed reading at ``n_validation`` matrices; the SD of a statistic over
     the seeds, times ``sqrt(n_validation / n)``, estimates its run-to-run SD at n.
     """
     reading = READINGS_BY_NAME["printed"]
-    values = [statistics(reading, simulate(reading, n_validation, s, **settings)) for s in seeds]
+    with said_once():  # a limitation of a small n_validation is said once, not once a seed
+        values = [statistics(reading, simulate(reading, n_validation, s, **options)) for s in seeds]
     scale = math.sqrt(n_validation / n)
     out = {}
     for name in RUN_ERRORS:

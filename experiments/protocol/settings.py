@@ -11,6 +11,7 @@ import numpy as np
 
 import cenmcc
 from cenmcc.simulation import PaperGenerator
+from cenmcc.simulation.agreement import MIN_JACKKNIFE_GROUPS
 from experiments.misprints import eq3_first_line_preprint
 
 from ..random_matrices import PRINTED, Config
@@ -305,9 +306,18 @@ READINGS = (
 READINGS_BY_NAME = {r.name: r for r in READINGS}
 
 
-#: Matrices per chunk of each simulation.
+#: Matrices per chunk of each simulation, at most (:func:`chunk_size`).
 CHUNK_SIZE = 10_000
 
 
-#: The smallest n: two full chunks, which the batch standard errors and the refitted k need.
-N_MIN = 2 * CHUNK_SIZE
+def chunk_size(n: int) -> int:
+    """Matrices per chunk of a simulation of ``n``: :data:`CHUNK_SIZE`, or fewer so that it has
+    at least ``MIN_JACKKNIFE_GROUPS`` (20) whole chunks, the groups over which the k-ratio
+    study's statistics are jackknifed; with fewer, their standard errors are not honest (the
+    printed n, 200,000, has 20 chunks of 10,000; its validation seeds, of 50,000, 20 of 2,500).
+    """
+    return max(1, min(CHUNK_SIZE, n // MIN_JACKKNIFE_GROUPS))
+
+
+#: The smallest n taken: 20 chunks of 1,000 (:func:`chunk_size`).
+N_MIN = 20_000

@@ -105,3 +105,11 @@ def test_it_runs_in_all_and_refuses_bad_settings(capsys):
         cli_main(["agreement", "--n", "0"])
     assert stop.value.code == 2
     assert "argument --n" in capsys.readouterr().err
+
+
+def test_a_run_of_one_matrix_says_its_degrees_are_undefined(tmp_path, capsys):
+    # issue 45 item 12: no pairs of matrices, no share of them, no SE: NaN, never a crash
+    assert (
+        cli_main(["agreement", "--n", "1", "--jobs", "1", "--quiet", "--out", str(tmp_path)]) == 0
+    )
+    assert "degrees of consistency are undefined (no pairs of matrices" in capsys.readouterr().out

@@ -336,3 +336,11 @@ def test_the_workers_import_numpy_and_cenmcc_only():
         timeout=120,
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_a_run_of_fewer_matrices_than_the_moment_subgroups_runs(tmp_path):
+    # issue 45 item 12: 10 matrices, fewer than the 40 strided parts of a run of one chunk
+    argv = ["random-matrices", "--n", "10", "--jobs", "1", "--quiet", "--out", str(tmp_path)]
+    assert cli_main(argv) == 0
+    summary = json.loads((tmp_path / "random_matrices" / "summary.json").read_text())
+    assert summary["n_matrices"] == 10

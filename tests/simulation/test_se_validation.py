@@ -1,13 +1,16 @@
 """The standard-error check: independent seeds, their spread against the claimed errors."""
 
 import dataclasses
+import json
+import math
 import re
+import warnings
 
 import numpy as np
 import pytest
 
 from cenmcc.simulation import Simulation, run
-from cenmcc.simulation.validation import validate
+from cenmcc.simulation.validation import band, validate, verdict
 
 
 def draw(rng, size):
@@ -114,3 +117,50 @@ def test_a_run_without_honest_standard_errors_says_so_once():
     assert len([w for w in caught if "not honest" in str(w.message)]) == 1
     assert "2 replicates of the pair statistics" in str(caught[0].message)
     assert set(summary["standard_errors"]["not_honest"]) == {"pairs"}
+
+
+def test_a_validation_says_its_band_and_verdict():
+    assert band(60) == pytest.approx(
+        (0.75 * math.exp(-2 / math.sqrt(118)), 1.33 * math.exp(2 / math.sqrt(118)))
+    )
+    inside = {"ratio": 1.2, "band": band(20)}
+    assert verdict(inside) == "honest"
+    assert verdict({**inside, "ratio": 100.0}) == "SE too small"
+    assert verdict({**inside, "ratio": 0.2}) == "SE too large"
+
+
+SHARED = '''
+import numpy as np
+
+def shared(rng, size):
+    """One random level a call, shared by all its matrices: not independent draws."""
+    level = rng.integers(1, 30)
+    return rng.integers(0, 30, size=(size, 3, 3)) + level * np.eye(3, dtype=np.int64)
+
+def independent(rng, size):
+    return rng.integers(0, 30, size=(size, 3, 3))
+'''
+
+
+@pytest.mark.parametrize(("generator", "status"), [("shared", 1), ("independent", 0)])
+def test_validate_exits_with_a_failure_when_a_spread_is_outside_its_band(
+    tmp_path, monkeypatch, capsys, generator, status
+):
+    # issue 45 item 10: it exited 0 at ratios of 100
+    from cenmcc.commands import simulate as command
+
+    (tmp_path / "gens.py").write_text(SHARED)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(tmp_path)
+    argv = ["validate", "--generator", f"gens:{generator}", "--n", "1000", "--chunk-size", "500"]
+    argv += ["--seeds", "8", "--jobs", "1", "--quiet", "--out", str(tmp_path)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert command.main(argv) == status
+    out, err = capsys.readouterr()
+    lines = [line for line in out.splitlines() if line.startswith(("measures.", "pairs."))]
+    assert "measures.mcc.mean: " + ("SE too small" if status else "honest") in out
+    assert all(re.search(r": (honest|SE too small|SE too large|not compared): ", x) for x in lines)
+    report = json.loads((tmp_path / f"gens-{generator}-validation" / "validation.json").read_text())
+    assert bool(report["failed"]) == bool(status)
+    assert ("not honest" in err) == bool(status)

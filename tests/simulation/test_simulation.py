@@ -784,3 +784,23 @@ def test_simulate_refuses_resamples_that_would_not_fit_before_any_chunk(
         err,
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("n", "chunk_size"),
+    [(1, 10_000), (2, 10_000), (39, 10_000), (110, 100)],  # issue 45 item 12
+)
+def test_a_run_of_any_size_runs_and_says_which_errors_it_cannot_estimate(n, chunk_size):
+    sim = Simulation(uniform_counts, n, measures=("cen", "mcc"), chunk_size=chunk_size)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = run(sim, jobs=1, quiet=True)
+    s = result.summary
+    assert s["n_matrices"] == n
+    assert sum(m["n"] for m in s["measures"]["cen"]["by_k"].values()) == n
+    pair = result.pair("cen", "mcc")
+    not_honest = s["standard_errors"]["not_honest"]
+    if not math.isfinite(pair["consistency_se"]) or not math.isfinite(s["measures"]["cen"]["sd"]):
+        assert not_honest  # each statistic without an error has a stated reason
+    if not_honest:
+        assert sum("not honest" in str(w.message) for w in caught) == 1
