@@ -16,7 +16,8 @@ The measure is audited where it is defined: the matrices on which it is 0/0 (tho
 as Gösgens et al. consider a measure where it is defined. Two values are equal when they
 differ by at most
 ``tolerance`` (1e-12 by default) times ``max(1, |a|, |b|)``; "better" and "worse" are beyond
-that tolerance. The result of each property (:class:`Result`) says whether it holds (True,
+that tolerance. An infinite value (the best of a measure bounded by ``inf``) is a value, equal
+only to itself. The result of each property (:class:`Result`) says whether it holds (True,
 False, or None where it has no meaning for the measure), the smallest counterexample found (the
 matrices and the values), and how that was decided.
 

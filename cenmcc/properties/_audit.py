@@ -75,7 +75,7 @@ class _Audit:
         self.M[self.n_exhaustive :] = random.reshape(-1, K, K)
         self.values = self.f(self.M)
         self.corrected = {}  # the values after each correction (see _monotone)
-        if not np.any(np.isfinite(self.values[: self.n_exhaustive])):
+        if np.all(np.isnan(self.values[: self.n_exhaustive])):
             where = " with every class present" if every_class_present else ""
             raise ValueError(
                 f"measure {measure.name!r} is undefined on every {K}×{K} matrix{where} of 1 to "
@@ -95,7 +95,7 @@ class _Audit:
             f"exhaustive: every {self.K}×{self.K} matrix of 1 to {self.n_items} items "
             f"({self.n_exhaustive} matrices)"
         )
-        if first is not None and first < self.n_exhaustive:
+        if (first is not None and first < self.n_exhaustive) or len(self.M) == self.n_exhaustive:
             return exhaustive
         low, high = self.random_totals
         return (
@@ -103,20 +103,30 @@ class _Audit:
             f"{low} to {high} items"
         )
 
-    def equal(self, a, b) -> np.ndarray:
+    def slack(self, a, b) -> np.ndarray:
+        """How far apart ``a`` and ``b`` may be and still be equal: ``tolerance`` times
+        ``max(1, |a|, |b|)``, and 0 where either is infinite (an infinite value, the best of
+        an unbounded measure, equals only itself: a relative slack would be infinite)."""
         scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
-        return np.abs(a - b) <= self.tolerance * scale
+        return np.where(np.isinf(scale), 0.0, self.tolerance * scale)
+
+    def equal(self, a, b) -> np.ndarray:
+        """Whether ``a`` and ``b`` are equal within the tolerance (:meth:`slack`)."""
+        with np.errstate(invalid="ignore"):  # inf - inf: equal only as a == b
+            return (a == b) | (np.abs(a - b) <= self.slack(a, b))
 
     def better(self, a, b) -> np.ndarray:
-        """Whether ``a`` is better than ``b`` beyond the tolerance."""
-        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
-        return self.sign * (a - b) > self.tolerance * scale
+        """Whether ``a`` is better than ``b`` beyond the tolerance (:meth:`slack`)."""
+        with np.errstate(invalid="ignore"):  # inf - inf is NaN: not better
+            return self.sign * (a - b) > self.slack(a, b)
 
-    def segments(self) -> tuple[slice, slice]:
-        """The exhaustive matrices, then the random ones. A check that finds a failure among
-        the first need not evaluate the second: every exhaustive matrix comes before every
-        random one, so the first failure (the counterexample) is the same."""
-        return slice(0, self.n_exhaustive), slice(self.n_exhaustive, len(self.M))
+    def segments(self) -> list[slice]:
+        """The exhaustive matrices, then the random ones (none where ``n_random`` left none).
+        A check that finds a failure among the first need not evaluate the second: every
+        exhaustive matrix comes before every random one, so the first failure (the
+        counterexample) is the same."""
+        parts = (slice(0, self.n_exhaustive), slice(self.n_exhaustive, len(self.M)))
+        return [part for part in parts if part.stop > part.start]
 
     def compare(self, transform: Callable[[np.ndarray], np.ndarray], what: str) -> Result:
         """Invariance: the measure equal on each matrix ``C`` and on ``transform(C)``
@@ -124,7 +134,7 @@ class _Audit:
         for part in self.segments():
             values = self.values[part]
             other = self.f(transform(self.M[part]))
-            kept = np.isfinite(values) & np.isfinite(other)
+            kept = ~np.isnan(values) & ~np.isnan(other)
             failing = np.flatnonzero(kept & ~self.equal(values, other))
             if failing.size:
                 i = part.start + int(failing[0])
@@ -176,7 +186,8 @@ def _values(measure: Measure, M: np.ndarray) -> np.ndarray:
     if call is None:  # a user's function of the counts: its NaN are where it is undefined
         with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)  # filled values are values
-            values = np.asarray(call_user_measure(measure, Counts._for_one_call(M).C), np.float64)
+            returned = call_user_measure(measure, Counts._for_one_call(M).C)
+            values = np.array(returned, np.float64)  # a copy: the audit never writes into it
         if values.shape != M.shape[:1]:
             raise ValueError(
                 f"measure {measure.name!r} returned shape {values.shape} for {len(M)} matrices: "

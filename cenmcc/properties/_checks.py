@@ -24,13 +24,13 @@ def _range(a: _Audit) -> Result:
     """
     low, high = a.measure.bounds
     v = a.values
-    finite = np.isfinite(v)
-    outside = finite & ~(((v >= low) | a.equal(v, low)) & ((v <= high) | a.equal(v, high)))
+    defined = ~np.isnan(v)
+    outside = defined & ~(((v >= low) | a.equal(v, low)) & ((v <= high) | a.equal(v, high)))
     diagonal = _is_diagonal(a.M)
-    not_best = diagonal & finite & ~a.equal(v, a.measure.best)
+    not_best = diagonal & defined & ~a.equal(v, a.measure.best)
     details = {
-        "min": float(np.min(v[finite])),
-        "max": float(np.max(v[finite])),
+        "min": float(np.min(v[defined])),
+        "max": float(np.max(v[defined])),
         "bounds": [low, high],
         "best": a.measure.best,
     }
@@ -57,9 +57,9 @@ def _maximal_agreement(a: _Audit) -> Result:
     """
     best, v = a.measure.best, a.values
     diagonal = _is_diagonal(a.M)
-    finite = np.isfinite(v)
-    at_best = finite & ~a.better(best, v)
-    bad = (diagonal & finite & ~a.equal(v, best)) | (~diagonal & at_best)
+    defined = ~np.isnan(v)
+    at_best = defined & ~a.better(best, v)
+    bad = (diagonal & defined & ~a.equal(v, best)) | (~diagonal & at_best)
     if not np.any(bad):
         return Result(True, None, a.method())
     i = int(np.flatnonzero(bad)[0])
@@ -120,7 +120,7 @@ def _monotone(a: _Audit, strict: bool) -> Result:
                 a.corrected[key] = a.f(moved)
             before, after = a.values[rows], a.corrected[key]
             bad = ~a.better(after, before) if strict else a.better(before, after)
-            failing = np.flatnonzero(np.isfinite(before) & np.isfinite(after) & bad)
+            failing = np.flatnonzero(~np.isnan(before) & ~np.isnan(after) & bad)
             if failing.size and (first is None or rows[failing[0]] < first[0]):
                 k = failing[0]
                 first = (int(rows[k]), moved[k], float(before[k]), float(after[k]))

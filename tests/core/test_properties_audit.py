@@ -347,3 +347,70 @@ def test_the_sampled_predictions_follow_the_hypergeometric_law_of_their_margins(
     expected = t[:, :, None] * p[:, None, :] / t.sum(axis=-1)[:, None, None]
     error = C.std(axis=1) / math.sqrt(20_000)
     assert np.all(np.abs(C.mean(axis=1) - expected) <= 5 * error + 1e-12)
+
+
+def _correct_per_error(C):
+    """Items right per item wrong: infinite (the best value) exactly on a perfect matrix."""
+    correct = np.einsum("...ii->...", C).astype(np.float64)
+    with np.errstate(divide="ignore"):
+        return correct / (C.sum(axis=(-2, -1)) - correct)
+
+
+def test_an_infinite_best_value_is_equal_only_to_itself():
+    """Issue 45 item 6: with best = inf, ``|v - inf| <= tolerance * inf`` made every value
+    equal to the best: maximal agreement failed on the first imperfect matrix of a measure that
+    has it, and a measure whose perfect matrices miss the best passed its range."""
+    odds = _user("correct_per_error", _correct_per_error, bounds=(0.0, math.inf))
+    report = audit(odds, 2, ["range", "maximal_agreement"], n_items=4, n_random=0)
+    assert report["maximal_agreement"].holds is True
+    assert report["range"].holds is True
+    assert report["range"].details["max"] == math.inf  # the perfect matrices are audited
+
+    def shifted(C):  # (correct + 1) / (wrong + 1): finite on a perfect matrix
+        correct = np.einsum("...ii->...", C)
+        return (correct + 1.0) / (C.sum(axis=(-2, -1)) - correct + 1.0)
+
+    finite = _user("shifted_odds", shifted, bounds=(0.0, math.inf))
+    report = audit(finite, 2, ["range", "maximal_agreement"], n_items=4, n_random=0)
+    for result in report.values():
+        assert result.holds is False
+        assert result.counterexample == {
+            "matrices": [[[0, 0], [0, 1]]],
+            "values": [2.0],
+            "why": "perfect, not the best value",
+        }
+
+
+@pytest.mark.parametrize("every_class_present", [False, True])
+def test_an_audit_without_random_matrices_runs(every_class_present):
+    """Issue 45 item 13: ``n_random=0`` (documented as allowed) failed with an internal
+    reshape error on the empty random segment."""
+    report = audit("mcc", 3, n_items=3, n_random=0, every_class_present=every_class_present)
+    assert report["symmetry"].holds is True
+    assert report["monotonicity"].method == (
+        "exhaustive: every 3×3 matrix of 1 to 3 items ("
+        f"{len(cenmcc.matrices_with_total(range(1, 4), 3))} matrices)"
+    )
+
+
+def test_the_audit_never_writes_into_the_array_a_user_measure_returns():
+    """Issue 45 item 19: the audit left out the matrices outside its domain by writing NaN
+    into the user's array (and failed on a read-only one)."""
+    returned = []
+
+    def kept(C):
+        values = cenmcc.accuracy(C)
+        returned.append((values, values.copy()))
+        return values
+
+    def read_only(C):
+        values = cenmcc.accuracy(C)
+        values.flags.writeable = False
+        return values
+
+    options = {"n_items": 3, "n_random": 0, "every_class_present": True}
+    report = audit(_user("kept", kept, bounds=(0.0, 1.0)), 2, ["symmetry"], **options)
+    assert report["symmetry"].holds is True
+    assert all(np.array_equal(values, copy) for values, copy in returned)
+    report = audit(_user("read_only", read_only, bounds=(0.0, 1.0)), 2, ["symmetry"], **options)
+    assert report["symmetry"].holds is True
