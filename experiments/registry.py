@@ -353,14 +353,16 @@ EXPERIMENTS = (
         command="properties",
         module="experiments.properties.command",
         folder="properties",
-        summary="which properties each named measure has, with the smallest counterexamples",
+        summary="which properties each named measure has, with a counterexample of each that fails",
         description="Audits every measure of cenmcc.MEASURES with cenmcc.properties.audit for "
         "K = 2 and 3 (--classes): range, maximal agreement, symmetry, class-permutation and "
         "scale invariance, monotonicity, constant baseline, distance and the Sokolova-Lapalme "
         "invariances, exhaustively on small matrices and on --n-random random ones, on every "
         "matrix and on those with every class present. Takes minutes: not part of all.",
         outputs="summary.json, properties.csv (one row per measure, K, domain and property, "
-        "with the counterexample) and properties.md (the table of marks and counterexamples)",
+        "with the counterexample, whether it is the smallest and the matrices left out) and "
+        "properties.md (the table of marks, what is left out, and the counterexamples: the "
+        "smallest from the exhaustive range, the others marked as found by the random search)",
         in_all=False,  # paper_checks audits what it checks itself (paper_checks/gosgens.py)
     ),
     Experiment(

@@ -1,5 +1,5 @@
-"""What a measure promises: an audit of its properties, with the smallest counterexample of each
-that fails.
+"""What a measure promises: an audit of its properties, with a counterexample of each that
+fails (the smallest where the exhaustive range holds one).
 
 :func:`audit` takes a measure (a name of :data:`cenmcc.MEASURES`, a metric of cenmcc that
 declares its direction, or a user :class:`cenmcc.Measure`) and a number of classes K, and
@@ -9,25 +9,31 @@ checks each property of :data:`PROPERTIES` on
   range a property that holds is proved for the measure as computed, and a counterexample is
   the smallest (fewest items, then the first in lexicographic order);
 - then ``n_random`` random matrices of more items (counts multinomial with Dirichlet(1/2) class
-  probabilities, sorted by their number of items): evidence, not proof.
+  probabilities, sorted by their number of items): evidence, not proof; a counterexample found
+  there is the first of them, not the smallest (``Result.smallest`` is False: one of fewer
+  items may exist beyond the exhaustive range).
 
-The measure is audited where it is defined: the matrices on which it is 0/0 (those its
-``UndefinedMetricWarning`` counts; a user measure's NaN values) are left out of every check,
-as Gösgens et al. consider a measure where it is defined. Two values are equal when they
-differ by at most
+The measure is audited where it is defined, as Gösgens et al. consider a measure: one rule
+leaves a matrix out of every check, the matrices where the measure meets a 0/0, those its
+``UndefinedMetricWarning`` counts, whether it fills a value there (the MCC's 0 where a margin
+is empty; the informedness's 0 for the ``B_k`` of a class never or always true) or leaves the
+0/0 term out of a mean (the balanced accuracy's classes without true samples); a user
+measure's NaN values. A check on a pair of matrices (a matrix and its transpose, say) leaves
+out the pair where either is. Each result's ``method`` counts the matrices left out, of each
+phase. Two values are equal when they differ by at most
 ``tolerance`` (1e-12 by default) times ``max(1, |a|, |b|)``; "better" and "worse" are beyond
 that tolerance. An infinite value (the best of a measure bounded by ``inf``) is a value, equal
 only to itself. The result of each property (:class:`Result`) says whether it holds (True,
-False, or None where it has no meaning for the measure), the smallest counterexample found (the
-matrices and the values), and how that was decided.
+False, or None where it has no meaning for the measure), its counterexample (the matrices
+and the values) and whether it is the smallest, and how that was decided.
 
 The properties follow Gösgens, Zhiyanov, Tikhonov & Prokhorenkova, "Good classification
 measures and how to find them", NeurIPS 2021 (arXiv 2201.09044), restated on confusion matrices,
 and, for K = 2, invariances under changes of the binary matrix after Sokolova & Lapalme, "A
 systematic analysis of performance measures for classification tasks", Information Processing &
 Management 45 (2009) 427-437, named by the change they make (``sl_*``): their numbering I1-I8
-could not be confirmed (see :data:`SOKOLOVA_LAPALME`). Each property's function states the
-definition used.
+could not be confirmed (see :data:`SOKOLOVA_LAPALME`). Each property's definition, the
+docstring of the function that checks it, is listed under "The properties" below.
 
 Examples
 --------
@@ -42,7 +48,9 @@ Examples
 
 from __future__ import annotations
 
+import inspect
 import math
+import textwrap
 from collections.abc import Iterable
 
 from .._metric import Measure
@@ -150,3 +158,18 @@ def audit(
     tolerance = check_real(tolerance, name="tolerance", low=0)
     state = _Audit(chosen, K, n, n_random, seed, tolerance, bool(every_class_present))
     return {name: PROPERTIES[name](state) for name in names}
+
+
+def _definitions() -> str:
+    """The section of this module's docstring that defines each property of :data:`PROPERTIES`
+    (the docstring of the function that checks it), so that ``help(cenmcc.properties)`` shows
+    the definitions rather than the functions' names."""
+    entries = (
+        f"{name}\n{textwrap.indent(inspect.cleandoc(check.__doc__), '    ')}"
+        for name, check in PROPERTIES.items()
+    )
+    return "\n\nThe properties\n--------------\n" + "\n\n".join(entries) + "\n"
+
+
+if __doc__ is not None:  # None under python -OO, which strips every docstring
+    __doc__ += _definitions()

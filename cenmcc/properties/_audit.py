@@ -36,19 +36,25 @@ class Result:
         False: a counterexample; None: the property has no meaning for this measure (or, for
         the constant baseline, cannot be decided within the exhaustive range).
     counterexample : dict or None
-        The smallest counterexample found: its matrices (nested lists, rows = true class) or
+        The first counterexample found: its matrices (nested lists, rows = true class) or
         labelings, and the measure's values on them.
     method : str
         How it was decided: exhaustive up to how many items, random search of how many
-        matrices, or exact computation.
+        matrices, or exact computation, with the number of matrices left out (outside the
+        domain, or where the measure is undefined).
     details : dict
         What else was found (the smallest and largest values, say).
+    smallest : bool or None
+        Whether the counterexample is the smallest: True where the exhaustive range (or the
+        exact computation) found it, so none has fewer items; False where the random search
+        (or the sampling) found it, so a smaller one may exist; None without a counterexample.
     """
 
     holds: bool | None
     counterexample: dict | None
     method: str
     details: dict = dataclasses.field(default_factory=dict)
+    smallest: bool | None = None
 
 
 class _Audit:
@@ -75,6 +81,11 @@ class _Audit:
         self.M[self.n_exhaustive :] = random.reshape(-1, K, K)
         self.values = self.f(self.M)
         self.corrected = {}  # the values after each correction (see _monotone)
+        outside = self.outside(self.M)
+        self.left_out = [  # per segment: (outside the domain, undefined)
+            (int(np.sum(outside[part])), int(np.sum(np.isnan(self.values[part]) & ~outside[part])))
+            for part in (slice(0, self.n_exhaustive), slice(self.n_exhaustive, len(self.M)))
+        ]
         if np.all(np.isnan(self.values[: self.n_exhaustive])):
             where = " with every class present" if every_class_present else ""
             raise ValueError(
@@ -82,26 +93,45 @@ class _Audit:
                 f"{n_items} items"
             )
 
+    def outside(self, M: np.ndarray) -> np.ndarray:
+        """Which matrices of the stack ``M`` are outside the audited domain: with
+        ``every_class_present``, those in which a class is never true or never predicted."""
+        if not self.every_class_present:
+            return np.zeros(len(M), dtype=bool)
+        return (M.sum(axis=-1) == 0).any(axis=-1) | (M.sum(axis=-2) == 0).any(axis=-1)
+
     def f(self, M: np.ndarray) -> np.ndarray:
-        """The measure's values of the stack ``M``, NaN where it is undefined (:func:`_values`)."""
+        """The measure's values of the stack ``M``: NaN where it is undefined (:func:`_values`)
+        and outside the domain (:meth:`outside`), the matrices every check leaves out."""
         values = _values(self.measure, M)
-        if self.every_class_present:  # the other matrices are out of the domain
-            values[(M.sum(axis=-1) == 0).any(axis=-1) | (M.sum(axis=-2) == 0).any(axis=-1)] = np.nan
+        values[self.outside(M)] = np.nan
         return values
 
     def method(self, first: int | None = None) -> str:
-        """How a check over the audit's matrices was decided (where its first failure was)."""
+        """How a check over the audit's matrices was decided (where its first failure was),
+        with the matrices of each phase it left out."""
         exhaustive = (
             f"exhaustive: every {self.K}×{self.K} matrix of 1 to {self.n_items} items "
-            f"({self.n_exhaustive} matrices)"
+            f"({self.n_exhaustive} matrices; {self._left_out(0)})"
         )
         if (first is not None and first < self.n_exhaustive) or len(self.M) == self.n_exhaustive:
             return exhaustive
         low, high = self.random_totals
         return (
             f"{exhaustive}; random search: {len(self.M) - self.n_exhaustive} matrices of "
-            f"{low} to {high} items"
+            f"{low} to {high} items ({self._left_out(1)})"
         )
+
+    def _left_out(self, segment: int) -> str:
+        """The matrices of a segment (0: exhaustive, 1: random) left out of every check."""
+        outside, undefined = self.left_out[segment]
+        where = f"{outside} without every class, " if self.every_class_present else ""
+        return f"left out: {where}{undefined} undefined"
+
+    def failure(self, i: int, example: dict, details: dict | None = None) -> Result:
+        """The failed check whose counterexample is the audit's matrix ``i``: the smallest
+        where ``i`` is in the exhaustive range."""
+        return Result(False, example, self.method(i), details or {}, i < self.n_exhaustive)
 
     def slack(self, a, b) -> np.ndarray:
         """How far apart ``a`` and ``b`` may be and still be equal: ``tolerance`` times
@@ -143,7 +173,7 @@ class _Audit:
                     "values": [float(self.values[i]), float(other[failing[0]])],
                     "transform": what,
                 }
-                return Result(False, example, self.method(i))
+                return self.failure(i, example)
         return Result(True, None, self.method())
 
 
@@ -177,9 +207,11 @@ def _values(measure: Measure, M: np.ndarray) -> np.ndarray:
     """The values of ``measure`` on the stack ``M`` (n, K, K), NaN where it is undefined.
 
     A metric of cenmcc (or a partial of one) is computed block by block through its
-    definition (:class:`cenmcc._metric.Definition`), whose mask says where a value was 0/0 and
-    filled; a metric that leaves 0/0 terms out of a mean (``fill="excluded"``, the balanced
-    accuracy) is defined everywhere. A user's function is called once, and its NaN values are
+    definition (:class:`cenmcc._metric.Definition`), whose mask says where it met a 0/0: every
+    such matrix is undefined, whether the metric fills a value there (the MCC's 0, the
+    informedness's ``B_k = 0``) or leaves the 0/0 term out of a mean (``fill="excluded"``: the
+    balanced accuracy's classes without true samples), the matrices its
+    ``UndefinedMetricWarning`` counts. A user's function is called once, and its NaN values are
     its undefined ones.
     """
     call = metric_call(measure.function)
@@ -202,7 +234,7 @@ def _values(measure: Measure, M: np.ndarray) -> np.ndarray:
     for block in m.blocks():
         values, undefined = definition.compute(block, **options)
         values = np.array(values, dtype=np.float64)
-        if undefined is not None and definition.fill != "excluded":
+        if undefined is not None:
             values[undefined.reshape(len(values), -1).any(axis=-1)] = np.nan
         parts.append(values)
     return np.concatenate(parts)

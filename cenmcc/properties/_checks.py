@@ -17,8 +17,9 @@ def _range(a: _Audit) -> Result:
     """Range: every value lies within the measure's documented ``bounds``, and every diagonal
     matrix (a perfect classification) takes exactly (within the tolerance) the ``best`` value.
 
-    The counterexample is the smallest matrix outside the bounds, or the smallest diagonal
-    matrix whose value is not the best. ``details`` holds the smallest and largest values found
+    The counterexample is the first matrix (in the audit's order: the smallest within the
+    exhaustive range) outside the bounds, or the first diagonal matrix whose value is not the
+    best. ``details`` holds the smallest and largest values found
     and the documented bounds. (Gösgens et al. 2021 assume a measure's range; this checks the
     range that cenmcc documents.)
     """
@@ -38,7 +39,7 @@ def _range(a: _Audit) -> Result:
         if np.any(bad):
             i = int(np.flatnonzero(bad)[0])
             example = {"matrices": [a.M[i].tolist()], "values": [float(v[i])], "why": why}
-            return Result(False, example, a.method(i), details)
+            return a.failure(i, example, details)
     return Result(True, None, a.method(), details)
 
 
@@ -51,9 +52,9 @@ def _maximal_agreement(a: _Audit) -> Result:
     classifications) and only by them.
 
     Gösgens et al. 2021, "maximal agreement" (a measure is maximal exactly when the two
-    labelings agree). Fails with the smallest diagonal matrix whose value is not the best, or
-    the smallest other matrix whose value is at least as good as the best (within the
-    tolerance).
+    labelings agree). Fails with the first diagonal matrix (in the audit's order) whose value
+    is not the best, or the first other matrix whose value is at least as good as the best
+    (within the tolerance).
     """
     best, v = a.measure.best, a.values
     diagonal = _is_diagonal(a.M)
@@ -65,7 +66,7 @@ def _maximal_agreement(a: _Audit) -> Result:
     i = int(np.flatnonzero(bad)[0])
     why = "perfect, not the best value" if diagonal[i] else "imperfect, yet the best value"
     example = {"matrices": [a.M[i].tolist()], "values": [float(v[i])], "why": why}
-    return Result(False, example, a.method(i))
+    return a.failure(i, example)
 
 
 def _symmetry(a: _Audit) -> Result:
@@ -131,7 +132,7 @@ def _monotone(a: _Audit, strict: bool) -> Result:
                 "values": [before, after],
                 "why": "one misclassified item corrected: " + ("not better" if strict else "worse"),
             }
-            return Result(False, example, a.method(i))
+            return a.failure(i, example)
     return Result(True, None, a.method())
 
 
@@ -213,7 +214,7 @@ def _constant_baseline(a: _Audit) -> Result:
         "margins": [_margins(margins[0], a.K), _margins(margins[k], a.K)],
         "expected": [float(expected[0]), float(expected[k])],
     }
-    return Result(False, example, method, details)
+    return Result(False, example, method, details, smallest=True)
 
 
 def _unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -278,7 +279,7 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
         "expected": [constant, float(mean[k])],
         "standard_error": float(error[k]),
     }
-    return Result(False, example, method, details)
+    return Result(False, example, method, details, smallest=False)
 
 
 def _random_tables(rng: np.random.Generator, t: np.ndarray, p: np.ndarray, draws: int):
@@ -350,7 +351,8 @@ def _distance(a: _Audit) -> Result:
                 "distances": [float(d[i, j]) for i, j in pairs],
                 "why": why,
             }
-            return Result(False, example, f"exhaustive: every triple of labelings of {n} items")
+            method = f"exhaustive: every triple of labelings of {n} items"
+            return Result(False, example, method, smallest=True)
     return Result(
         True, None, f"exhaustive: every triple of labelings of 1 to {n_max} items ({K} classes)"
     )

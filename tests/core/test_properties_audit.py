@@ -136,6 +136,8 @@ def test_balanced_accuracy_is_not_symmetric_and_the_counterexample_is_smallest()
     assert result.counterexample["values"] == pytest.approx(values, abs=0)
     assert abs(values[0] - values[1]) > 1e-12
     smaller = cenmcc.matrices_with_total(range(1, _smallest(C)), 2)
+    # where the balanced accuracy of C and of its transpose is defined: no empty row or column
+    smaller = smaller[(smaller.sum(axis=-1) > 0).all(-1) & (smaller.sum(axis=-2) > 0).all(-1)]
     ba = _quiet(cenmcc.balanced_accuracy, smaller)
     ba_t = _quiet(cenmcc.balanced_accuracy, np.swapaxes(smaller, -1, -2))
     assert np.allclose(ba, ba_t, rtol=0, atol=1e-12)  # no smaller counterexample
@@ -387,10 +389,12 @@ def test_an_audit_without_random_matrices_runs(every_class_present):
     reshape error on the empty random segment."""
     report = audit("mcc", 3, n_items=3, n_random=0, every_class_present=every_class_present)
     assert report["symmetry"].holds is True
-    assert report["monotonicity"].method == (
+    method = report["monotonicity"].method
+    assert method.startswith(
         "exhaustive: every 3×3 matrix of 1 to 3 items ("
-        f"{len(cenmcc.matrices_with_total(range(1, 4), 3))} matrices)"
+        f"{len(cenmcc.matrices_with_total(range(1, 4), 3))} matrices; left out: "
     )
+    assert "random" not in method
 
 
 def test_the_audit_never_writes_into_the_array_a_user_measure_returns():
@@ -414,3 +418,59 @@ def test_the_audit_never_writes_into_the_array_a_user_measure_returns():
     assert all(np.array_equal(values, copy) for values, copy in returned)
     report = audit(_user("read_only", read_only, bounds=(0.0, 1.0)), 2, ["symmetry"], **options)
     assert report["symmetry"].holds is True
+
+
+def test_one_rule_leaves_out_the_matrices_where_a_measure_meets_a_0_over_0():
+    """Issue 45 item 24: the audit left out the matrices where the informedness filled a 0/0
+    but kept those where the balanced accuracy left a 0/0 recall out of its mean, so for
+    K = 2, where one is an affine function of the other (BM = 2 BA - 1), they were audited on
+    different matrices. Now both leave out every matrix their warning counts, and each
+    result's method says how many."""
+    from cenmcc.properties._audit import _values
+
+    M = cenmcc.matrices_with_total(range(1, 7), 2)
+    left_out = np.isnan(_values(cenmcc.MEASURES["balanced_accuracy"], M))
+    assert left_out.tolist() == np.isnan(_values(cenmcc.MEASURES["informedness"], M)).tolist()
+    assert left_out.tolist() == (M.sum(axis=-1) == 0).any(axis=-1).tolist()  # a class not true
+    result = audit("balanced_accuracy", 2, ["symmetry"], n_items=2, n_random=0)["symmetry"]
+    # by hand: 4 matrices of 1 item, each with an empty row; 6 of the 10 of 2 items
+    assert (
+        result.method
+        == "exhaustive: every 2×2 matrix of 1 to 2 items (14 matrices; left out: 10 undefined)"
+    )
+    result = audit("mcc", 2, ["symmetry"], n_items=2, n_random=0, every_class_present=True)
+    # by hand: [[1, 0], [0, 1]] and [[0, 1], [1, 0]] have every class true and predicted
+    assert result["symmetry"].method == (
+        "exhaustive: every 2×2 matrix of 1 to 2 items "
+        "(14 matrices; left out: 12 without every class, 0 undefined)"
+    )
+
+
+def test_a_counterexample_of_the_random_search_is_not_called_the_smallest():
+    """Issue 45 item 24: with every class present, the MCC's monotonicity for K = 3 holds on
+    the exhaustive range (12 items) and fails beyond it: the counterexample the random search
+    finds (47 items here) is labelled as not the smallest (one of 14 items exists)."""
+    options = {"n_random": 10**4, "seed": 2021, "every_class_present": True}
+    report = audit("mcc", 3, ["monotonicity", "symmetry", "distance"], **options)
+    result = report["monotonicity"]
+    assert result.holds is False
+    assert result.smallest is False
+    assert "random search" in result.method
+    assert report["symmetry"].smallest is None  # no counterexample
+    assert report["distance"].smallest is True
+    small = audit("mcc", 3, ["monotonicity"], n_items=3, n_random=0)["monotonicity"]
+    assert small.holds is True
+    found = audit("cen", 2, ["monotonicity"], n_items=6, n_random=0)["monotonicity"]
+    assert found.holds is False
+    assert found.smallest is True
+
+
+def test_help_of_the_package_defines_every_property():
+    """Issue 45 item 24: ``help(cenmcc.properties)``, which the README points to for the
+    definitions, showed the dict of check functions, not what each property means."""
+    import pydoc
+
+    text = pydoc.render_doc(cenmcc.properties, renderer=pydoc.plaintext)
+    for name, check in cenmcc.properties.PROPERTIES.items():
+        first_line = check.__doc__.strip().splitlines()[0]
+        assert f"\n    {name}\n        {first_line}" in text, name
