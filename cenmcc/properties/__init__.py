@@ -53,10 +53,11 @@ import math
 import textwrap
 from collections.abc import Iterable
 
+from .._memory import available_bytes, gib
 from .._metric import Measure
 from .._validation import check_integer, check_real
 from ..registry import measure_named
-from ._audit import EXHAUSTIVE_BUDGET, TOLERANCE, Result, _Audit
+from ._audit import EXHAUSTIVE_BUDGET, TOLERANCE, Result, _Audit, footprint
 from ._checks import BINARY_ONLY, PROPERTIES, SOKOLOVA_LAPALME
 
 __all__ = ["BINARY_ONLY", "PROPERTIES", "SOKOLOVA_LAPALME", "TOLERANCE", "Result", "audit"]
@@ -135,8 +136,10 @@ def audit(
     ------
     ValueError
         An unknown property (the known ones are listed), a property without meaning for K
-        (a Sokolova-Lapalme invariance for K != 2), an unknown measure name, or a measure
-        undefined on every matrix of the exhaustive range.
+        (a Sokolova-Lapalme invariance for K != 2), an unknown measure name, an audit that
+        needs more memory than this machine has available (refused before any work: its
+        matrices are held at once, the work on them done in blocks), or a measure undefined
+        on every matrix of the exhaustive range.
     TypeError
         A measure that is neither a name, a metric declaring its direction, nor a Measure.
     """
@@ -156,6 +159,14 @@ def audit(
     n = _default_items(K) if n_items is None else check_integer(n_items, name="n_items", low=1)
     n_random = check_integer(n_random, name="n_random", low=0)
     tolerance = check_real(tolerance, name="tolerance", low=0)
+    n_exhaustive = math.comb(n + K * K, K * K) - 1  # every K×K matrix of 1 to n items
+    needed, available = footprint(K, n_exhaustive, n_random, n), available_bytes()
+    if needed > available:
+        raise ValueError(
+            f"the audit of {chosen.name!r} for K = {K} needs about {gib(needed)} of memory "
+            f"({n_exhaustive:,} matrices of 1 to {n} items and {n_random:,} random ones), more "
+            f"than the {gib(available)} available on this machine: lower n_random or n_items"
+        )
     state = _Audit(chosen, K, n, n_random, seed, tolerance, bool(every_class_present))
     return {name: PROPERTIES[name](state) for name in names}
 

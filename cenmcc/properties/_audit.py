@@ -24,6 +24,41 @@ EXHAUSTIVE_BUDGET = 300_000
 #: The most ordered triples of labelings the distance check enumerates by default.
 TRIPLE_BUDGET = 20_000_000
 
+#: The cells (K² per matrix) of one block of the audit's work: the random matrices drawn, the
+#: matrices a check transforms and evaluates, the sampled tables of a constant baseline, each
+#: block at a time (2^22 cells: 32 MiB of counts), so that only the audit's own matrices and
+#: values grow with their number (:func:`footprint`). The random matrices of a block have their
+#: own seed (spawned from the audit's): the same matrices on every machine.
+BLOCK_CELLS = 2**22
+
+
+def block_rows(K: int) -> int:
+    """The matrices of one block of :data:`BLOCK_CELLS` cells (at least one)."""
+    return max(1, BLOCK_CELLS // (K * K))
+
+
+def footprint(K: int, n_exhaustive: int, n_random: int, n_items: int) -> int:
+    """About the most memory an audit holds at once, in bytes.
+
+    Its matrices as 8-byte counts, the exhaustive ones three times (enumerated, stored, and
+    ``gammaln`` of every cell for the constant baseline) and the random ones twice (drawn, and
+    stored in order of their totals); per matrix, its value and the values of its corrections
+    (:func:`~cenmcc.properties._checks._monotone`: at most one per misclassified cell, so at
+    most ``min(K(K-1), largest total)``); the values of the constant baseline's sampled
+    predictions (as many as random matrices); and a few blocks of :data:`BLOCK_CELLS` cells
+    (the Gamma rates, the Poisson draws, a transformed block and its evaluation: 8 blocks of
+    8-byte cells).
+    """
+    cells = 8 * K * K * (3 * n_exhaustive + 2 * n_random)
+    corrections = min(K * (K - 1), 2 * _largest_mean(n_items))
+    per_matrix = 8 * (1 + corrections) * (n_exhaustive + n_random) + 8 * n_random
+    return cells + per_matrix + 8 * 8 * BLOCK_CELLS
+
+
+def _largest_mean(n_items: int) -> int:
+    """The largest mean total of the random matrices (:func:`_random_matrices`)."""
+    return max(4 * n_items, 50)
+
 
 @dataclasses.dataclass(frozen=True)
 class Result:
@@ -75,10 +110,12 @@ class _Audit:
         self.sign = 1.0 if measure.greater_is_better else -1.0
         exhaustive = matrices_with_total(range(1, n_items + 1), K)
         self.n_exhaustive = len(exhaustive)
-        random, self.random_totals = _random_matrices(K, n_items, n_random, seed)
-        self.M = np.empty((len(exhaustive) + len(random), K, K), dtype=np.int64)
+        cells, order, self.random_totals = _random_matrices(K, n_items, n_random, seed)
+        self.M = np.empty((self.n_exhaustive + len(order), K, K), dtype=np.int64)
         self.M[: self.n_exhaustive] = exhaustive
-        self.M[self.n_exhaustive :] = random.reshape(-1, K, K)
+        del exhaustive
+        np.take(cells, order, axis=0, out=self.M[self.n_exhaustive :].reshape(-1, K * K))
+        del cells, order
         self.values = self.f(self.M)
         self.corrected = {}  # the values after each correction (see _monotone)
         outside = self.outside(self.M)
@@ -102,8 +139,12 @@ class _Audit:
 
     def f(self, M: np.ndarray) -> np.ndarray:
         """The measure's values of the stack ``M``: NaN where it is undefined (:func:`_values`)
-        and outside the domain (:meth:`outside`), the matrices every check leaves out."""
-        values = _values(self.measure, M)
+        and outside the domain (:meth:`outside`), the matrices every check leaves out.
+        Evaluated block by block (:func:`block_rows`)."""
+        values = np.empty(len(M))
+        size = block_rows(self.K)
+        for start in range(0, len(M), size):
+            values[start : start + size] = _values(self.measure, M[start : start + size])
         values[self.outside(M)] = np.nan
         return values
 
@@ -151,16 +192,22 @@ class _Audit:
             return self.sign * (a - b) > self.slack(a, b)
 
     def segments(self) -> list[slice]:
-        """The exhaustive matrices, then the random ones (none where ``n_random`` left none).
-        A check that finds a failure among the first need not evaluate the second: every
-        exhaustive matrix comes before every random one, so the first failure (the
+        """The audit's matrices in blocks (:func:`block_rows`), in order: the exhaustive ones,
+        then the random ones (none where ``n_random`` left none), a block never holding both.
+        A check that finds a failure in one block need not evaluate the next: every matrix of
+        a block comes before every matrix of the next, so the first failure (the
         counterexample) is the same."""
-        parts = (slice(0, self.n_exhaustive), slice(self.n_exhaustive, len(self.M)))
-        return [part for part in parts if part.stop > part.start]
+        size = block_rows(self.K)
+        bounds = ((0, self.n_exhaustive), (self.n_exhaustive, len(self.M)))
+        return [
+            slice(start, min(start + size, stop))
+            for low, stop in bounds
+            for start in range(low, stop, size)
+        ]
 
     def compare(self, transform: Callable[[np.ndarray], np.ndarray], what: str) -> Result:
         """Invariance: the measure equal on each matrix ``C`` and on ``transform(C)``
-        (``transform`` maps a stack to a stack), segment by segment (:meth:`segments`)."""
+        (``transform`` maps a stack to a stack), block by block (:meth:`segments`)."""
         for part in self.segments():
             values = self.values[part]
             other = self.f(transform(self.M[part]))
@@ -177,30 +224,34 @@ class _Audit:
         return Result(True, None, self.method())
 
 
-def _random_matrices(K: int, n_items: int, n_random: int, seed) -> tuple[np.ndarray, tuple]:
-    """The random matrices of an audit, as rows of K*K cells, and the range of their totals.
+def _random_matrices(K: int, n_items: int, n_random: int, seed):
+    """The random matrices of an audit, as rows of K*K cells; the order that sorts them by
+    their total, those of at most ``n_items`` items left out; and the range of their totals.
 
     Each of ``n_random`` draws has a mean total uniform in ``[n_items + 1, max(4 n_items, 50))``
     and Dirichlet(1/2) cell probabilities (normalised Gamma(1/2) rates); its cells are Poisson.
-    The draws are sorted by total (stably) and those of at most ``n_items`` items dropped (the
-    exhaustive range holds them). The arithmetic is done in place, and the totals sorted as the
-    smallest unsigned integers that hold them (NumPy radix-sorts 8- and 16-bit integers): the
-    same matrices, in the same order, as the plain expressions, at a fraction of the memory
-    traffic.
+    They are drawn block by block (:func:`block_rows`), each block from its own generator
+    spawned from ``seed``, so the float rates never exist for more than a block; the order is
+    stable, of the totals as the smallest unsigned integers that hold them (NumPy radix-sorts
+    8- and 16-bit integers).
     """
-    rng = np.random.default_rng(seed)
-    top = max(4 * n_items, 50)
-    means = rng.uniform(n_items + 1, top, size=(n_random, 1))
-    rates = rng.standard_gamma(0.5, size=(n_random, K * K))
-    scale = rates.sum(axis=-1, keepdims=True)
-    np.divide(means, scale, out=scale)
-    rates *= scale
-    cells = rng.poisson(rates)
+    cells = np.empty((n_random, K * K), dtype=np.int64)
+    size = block_rows(K)
+    starts = range(0, n_random, size)
+    for start, child in zip(starts, np.random.SeedSequence(seed).spawn(len(starts)), strict=True):
+        rng = np.random.default_rng(child)
+        rows = min(size, n_random - start)
+        means = rng.uniform(n_items + 1, _largest_mean(n_items), size=(rows, 1))
+        rates = rng.standard_gamma(0.5, size=(rows, K * K))
+        scale = rates.sum(axis=-1, keepdims=True)
+        np.divide(means, scale, out=scale)
+        rates *= scale
+        cells[start : start + rows] = rng.poisson(rates)
     totals = cells.sum(axis=-1)
     largest = int(totals.max(initial=0))
     order = np.argsort(totals.astype(np.min_scalar_type(largest)), kind="stable")
     order = order[totals[order] > n_items]
-    return cells[order], (n_items + 1, max(largest, n_items + 1))
+    return cells, order, (n_items + 1, max(largest, n_items + 1))
 
 
 def _values(measure: Measure, M: np.ndarray) -> np.ndarray:
@@ -211,8 +262,8 @@ def _values(measure: Measure, M: np.ndarray) -> np.ndarray:
     such matrix is undefined, whether the metric fills a value there (the MCC's 0, the
     informedness's ``B_k = 0``) or leaves the 0/0 term out of a mean (``fill="excluded"``: the
     balanced accuracy's classes without true samples), the matrices its
-    ``UndefinedMetricWarning`` counts. A user's function is called once, and its NaN values are
-    its undefined ones.
+    ``UndefinedMetricWarning`` counts. A user's function is called once on ``M``, and its NaN
+    values are its undefined ones.
     """
     call = metric_call(measure.function)
     if call is None:  # a user's function of the counts: its NaN are where it is undefined

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._audit import TRIPLE_BUDGET, Result, _Audit
+from ._audit import TRIPLE_BUDGET, Result, _Audit, block_rows
 
 
 def _range(a: _Audit) -> Result:
@@ -241,8 +241,9 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
 
     For :data:`N_MARGINS` pairs of margins with every class present and totals as the random
     matrices', ``n_random / N_MARGINS`` random predictions each (the matrix of a uniformly
-    random permutation of the predicted labels, drawn from its law, :func:`_random_tables`):
-    the mean value and its standard error. The property fails where a mean is more than
+    random permutation of the predicted labels, drawn from its law, :func:`_random_tables`,
+    block by block: :func:`~cenmcc.properties._audit.block_rows`): the mean value and its
+    standard error. The property fails where a mean is more than
     :data:`N_STANDARD_ERRORS` standard errors (plus the tolerance) from the exact constant of
     the exhaustive range.
     """
@@ -255,8 +256,15 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
     totals = rng.integers(max(a.n_items + 1, K), a.random_totals[1] + 1, size=N_MARGINS)
     t, p = (1 + rng.multinomial(totals - K, np.full(K, 1.0 / K)) for _ in range(2))
     margins = np.concatenate([t, p], axis=-1)
-    stacks = _random_tables(rng, t, p, draws)
-    values = a.f(stacks.reshape(-1, K, K)).reshape(N_MARGINS, draws)
+    values = np.empty((N_MARGINS, draws))
+    size = block_rows(K)  # tables per block: margins together, or one margin's draws in parts
+    together, part = max(1, size // draws), min(draws, size)
+    for m in range(0, N_MARGINS, together):
+        group = slice(m, m + together)
+        for d in range(0, draws, part):
+            n = min(part, draws - d)
+            tables = _random_tables(rng, t[group], p[group], n)
+            values[group, d : d + n] = a.f(tables.reshape(-1, K, K)).reshape(-1, n)
     count = np.isfinite(values).sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.nanmean(np.where(count[:, None] > 1, values, 0.0), axis=-1)
