@@ -107,33 +107,46 @@ def _scale_invariance(a: _Audit) -> Result:
 def _monotone(a: _Audit, strict: bool) -> Result:
     """The first matrix (smallest total, then order) with a correction of one misclassified
     item (one count moved from ``C_ij > 0``, ``i != j``, to ``C_ii``) that makes the value
-    worse, or with ``strict`` not better; each cell's corrections are evaluated in turn, in the
-    exhaustive matrices first and in the random ones only if none of them fails."""
-    for part in a.segments():
+    worse, or with ``strict`` not better; each cell's corrections are evaluated in turn (the
+    corrected matrices block by block), in the exhaustive matrices first and in the random
+    ones only if none of them fails."""
+    for part in a.phases():
         first = None
         for i, j in itertools.permutations(range(a.K), 2):
             rows = part.start + np.flatnonzero(a.M[part, i, j] > 0)
-            moved = a.M[rows]  # a copy
-            moved[:, i, j] -= 1
-            moved[:, i, i] += 1
             key = (part.start, i, j)
             if key not in a.corrected:  # shared by monotonicity and strict monotonicity
-                a.corrected[key] = a.f(moved)
+                a.corrected[key] = _corrected_values(a, rows, i, j)
             before, after = a.values[rows], a.corrected[key]
             bad = ~a.better(after, before) if strict else a.better(before, after)
             failing = np.flatnonzero(~np.isnan(before) & ~np.isnan(after) & bad)
             if failing.size and (first is None or rows[failing[0]] < first[0]):
                 k = failing[0]
-                first = (int(rows[k]), moved[k], float(before[k]), float(after[k]))
+                first = (int(rows[k]), i, j, float(before[k]), float(after[k]))
         if first is not None:
-            i, corrected, before, after = first
+            row, i, j, before, after = first
+            corrected = a.M[row].copy()
+            corrected[i, j] -= 1
+            corrected[i, i] += 1
             example = {
-                "matrices": [a.M[i].tolist(), corrected.tolist()],
+                "matrices": [a.M[row].tolist(), corrected.tolist()],
                 "values": [before, after],
                 "why": "one misclassified item corrected: " + ("not better" if strict else "worse"),
             }
-            return a.failure(i, example)
+            return a.failure(row, example)
     return Result(True, None, a.method())
+
+
+def _corrected_values(a: _Audit, rows: np.ndarray, i: int, j: int) -> np.ndarray:
+    """The values of the audit's matrices ``rows`` with one item moved from cell (i, j) to
+    (i, i), block by block (the corrected copies never more than a block)."""
+    values = np.empty(len(rows))
+    for block in a.blocks(slice(0, len(rows))):
+        moved = a.M[rows[block]]  # a copy
+        moved[:, i, j] -= 1
+        moved[:, i, i] += 1
+        values[block] = a.f(moved)
+    return values
 
 
 def _monotonicity(a: _Audit) -> Result:
@@ -176,12 +189,9 @@ def _constant_baseline(a: _Audit) -> Result:
     v = a.values[: a.n_exhaustive]
     t, p = M.sum(axis=-1), M.sum(axis=-2)
     s = t.sum(axis=-1)
-    log_p = (
-        gammaln(t + 1).sum(-1)
-        + gammaln(p + 1).sum(-1)
-        - gammaln(s + 1)
-        - gammaln(M + 1).sum(axis=(-2, -1))
-    )
+    log_p = gammaln(t + 1).sum(-1) + gammaln(p + 1).sum(-1) - gammaln(s + 1)
+    for block in a.blocks(slice(0, a.n_exhaustive)):  # the K² cells' terms, a block at a time
+        log_p[block] -= gammaln(M[block] + 1).sum(axis=(-2, -1))
     margins, group = _unique_rows(np.concatenate([t, p], axis=-1))
     weight = np.exp(log_p)
     kept = np.isfinite(v)

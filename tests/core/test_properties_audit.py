@@ -474,3 +474,39 @@ def test_help_of_the_package_defines_every_property():
     for name, check in cenmcc.properties.PROPERTIES.items():
         first_line = check.__doc__.strip().splitlines()[0]
         assert f"\n    {name}\n        {first_line}" in text, name
+
+
+def test_an_audit_that_cannot_fit_is_refused_before_any_work(monkeypatch):
+    """Issue 45 item 16: ``audit`` at K = 20 ended in a MemoryError after 35 s; what cannot
+    fit is now refused at once, in one line with both figures, before a matrix is drawn."""
+    from cenmcc.properties import _audit
+
+    with pytest.raises(ValueError, match=r"^the audit of 'mcc' for K = 20 needs about [\d,.]+ "):
+        audit("mcc", 20, n_random=10**12)  # 32 TB of counts: on no machine
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the audit began its work")
+
+    monkeypatch.setattr(_audit, "matrices_with_total", no_work)
+    monkeypatch.setattr(cenmcc.properties, "available_bytes", lambda: 2**30)
+    message = (
+        r"the audit of 'mcc' for K = 20 needs about [\d.]+ GiB of memory \(80,600 matrices of 1 "
+        r"to 2 items and 1,000,000 random ones\), more than the 1\.0 GiB available on this "
+        r"machine: lower n_random or n_items$"
+    )
+    with pytest.raises(ValueError, match=message):
+        audit("mcc", 20)
+
+
+def test_an_audit_in_blocks_finds_what_it_finds_at_once(monkeypatch):
+    """Issue 45 item 16: the checks go block by block; with blocks of a few matrices the
+    verdicts and counterexamples are those of one block (on the exhaustive matrices: the
+    random ones are drawn block by block too, each block from its own seed)."""
+    from cenmcc.properties import _audit
+
+    options = {"n_items": 5, "n_random": 0, "every_class_present": False}
+    whole = {name: audit(name, 2, **options) for name in ("cen", "balanced_accuracy")}
+    monkeypatch.setattr(_audit, "BLOCK_CELLS", 4 * 7)  # 7 matrices a block
+    assert _audit.block_rows(2) == 7
+    for name, report in whole.items():
+        assert audit(name, 2, **options) == report
