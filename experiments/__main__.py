@@ -164,11 +164,13 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """The checks that need several arguments, the machine or the disk: before any work.
 
     The shared ones (:func:`cenmcc.commands.arguments.check_parallel_arguments`, and whether the
-    destination may be replaced), then the command's own ``check_arguments(parser, args)`` if
-    its module has one. Each exits through ``parser.error`` (status 2) naming the argument.
+    destination may be replaced: a user's file there with the name of a file the run may
+    write, :attr:`~experiments.registry.Experiment.writes`, is refused now, not after the
+    run), then the command's own ``check_arguments(parser, args)`` if its module has one. Each
+    exits through ``parser.error`` (status 2) naming the argument.
     """
     check_parallel_arguments(parser, args)
-    check_destination(parser, destination(args))
+    check_destination(parser, destination(args), args.experiment.writes)
     module = args.experiment.load()
     if hasattr(module, "check_arguments"):
         module.check_arguments(parser, args)
@@ -185,7 +187,8 @@ def run_command(args: argparse.Namespace, argv: list[str]) -> int:
     start = time.perf_counter()
 
     def work():
-        with staged_directory(target, update=args.experiment.updates) as stage:
+        writes = args.experiment.writes
+        with staged_directory(target, update=args.experiment.updates, writes=writes) as stage:
             computed = args.experiment.load().main(args, stage)
             write_run(stage, computed, run_record(args, argv), time.perf_counter() - start)
 

@@ -69,6 +69,10 @@ class Experiment:
     updates : bool
         A run rewrites only some of the files and keeps the others
         (:func:`cenmcc.commands.staging.staged_directory` with ``update=True``).
+    files : tuple of str
+        Every other file its ``main`` may write, whatever its options (tables, the figures'
+        PDFs, a figure not in the gallery): with the figures and the runner's files, what
+        :attr:`writes` lists.
     """
 
     command: str
@@ -82,10 +86,18 @@ class Experiment:
     options: tuple[str, ...] = ("output",)
     in_all: bool = True
     updates: bool = False
+    files: tuple[str, ...] = ()
 
     def load(self) -> ModuleType:
         """The experiment's module, imported."""
         return importlib.import_module(self.module)
+
+    @property
+    def writes(self) -> tuple[str, ...]:
+        """Every file a run may write into its folder: the runner's (:data:`RUNNER_FILES`),
+        its figures' and its other :attr:`files`. A file of the user's with one of these names
+        is refused before the run (:func:`cenmcc.commands.staging.check_replaceable`)."""
+        return (*RUNNER_FILES, *(figure.file for figure in self.figures), *self.files)
 
     @property
     def epilog(self) -> str:
@@ -100,6 +112,9 @@ class Experiment:
 
 #: The file of a run's timings and machine, beside its outputs; git ignores it (.gitignore).
 TIMING = "timing.json"
+
+#: The files the runner writes beside an experiment's own (:class:`Computed`).
+RUNNER_FILES = ("summary.json", "run.json", TIMING)
 
 
 @dataclass(frozen=True)
@@ -161,6 +176,7 @@ EXPERIMENTS = (
                 "matrices.",
             ),
         ),
+        files=("k_per_dimension.csv", "figure2.pdf", "k_per_dimension.pdf", "matrices.npz"),
     ),
     Experiment(
         command="protocol",
@@ -185,6 +201,7 @@ EXPERIMENTS = (
                 "standard errors (shaded: ±3).",
             ),
         ),
+        files=("readings.csv", "readings.md", "protocol.pdf"),
     ),
     Experiment(
         command="discriminancy",
@@ -207,6 +224,7 @@ EXPERIMENTS = (
                 "(2, 4, 3) case circled, the printed 'about 6' dashed.",
             ),
         ),
+        files=("cases.csv", "cases.md", "discriminancy.pdf"),
     ),
     Experiment(
         command="binary",
@@ -234,6 +252,7 @@ EXPERIMENTS = (
                 "each title).",
             ),
         ),
+        files=("by_total.csv", "matrices_table.csv.gz", "figure3.pdf", "figure4.pdf"),
     ),
     Experiment(
         command="families",
@@ -274,6 +293,16 @@ EXPERIMENTS = (
                 "CEN and MCC of B(T, F) (T on the diagonal, F elsewhere) against T/F for N = 2, "
                 "3, 5, 10, 30; the binary maximum of CEN is starred.",
             ),
+        ),
+        files=(
+            "formulas.csv",
+            "formulas.md",
+            "examples.csv",
+            "checks_table.csv.gz",
+            "z_a.pdf",
+            "dice.pdf",
+            "dice_limit.pdf",
+            "b.pdf",
         ),
     ),
     Experiment(
@@ -317,6 +346,14 @@ EXPERIMENTS = (
                 "scale).",
             ),
         ),
+        files=(
+            "measures.csv",
+            "pairs.csv",
+            "agreement.md",
+            "agreement_matrices.pdf",
+            "consistency_by_k.pdf",
+            "cen_mcc_density.pdf",
+        ),
     ),
     Experiment(
         command="coverage",
@@ -348,20 +385,24 @@ EXPERIMENTS = (
         ),
         in_all=False,
         updates=True,
+        files=("coverage.csv", "coverage.md", "speed.csv", "speed.md"),
     ),
     Experiment(
         command="properties",
         module="experiments.properties.command",
         folder="properties",
-        summary="which properties each named measure has, with the smallest counterexamples",
+        summary="which properties each named measure has, with a counterexample of each that fails",
         description="Audits every measure of cenmcc.MEASURES with cenmcc.properties.audit for "
         "K = 2 and 3 (--classes): range, maximal agreement, symmetry, class-permutation and "
         "scale invariance, monotonicity, constant baseline, distance and the Sokolova-Lapalme "
         "invariances, exhaustively on small matrices and on --n-random random ones, on every "
         "matrix and on those with every class present. Takes minutes: not part of all.",
         outputs="summary.json, properties.csv (one row per measure, K, domain and property, "
-        "with the counterexample) and properties.md (the table of marks and counterexamples)",
+        "with the counterexample, whether it is the smallest and the matrices left out) and "
+        "properties.md (the table of marks, what is left out, and the counterexamples: the "
+        "smallest from the exhaustive range, the others marked as found by the random search)",
         in_all=False,  # paper_checks audits what it checks itself (paper_checks/gosgens.py)
+        files=("properties.csv", "properties.md"),
     ),
     Experiment(
         command="benchmark",
@@ -378,6 +419,19 @@ EXPERIMENTS = (
         "does not measure)",
         in_all=False,
         updates=True,
+        files=(
+            "kernels.csv",
+            "kernels.md",
+            "chunks.csv",
+            "chunks.md",
+            "experiments.csv",
+            "experiments.md",
+            "scale.csv",
+            "scale.md",
+            "measures.csv",
+            "measures.md",
+            "throughput.png",
+        ),
     ),
 )
 

@@ -10,27 +10,28 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._audit import TRIPLE_BUDGET, Result, _Audit
+from ._audit import TRIPLE_BUDGET, Result, _Audit, block_rows
 
 
 def _range(a: _Audit) -> Result:
     """Range: every value lies within the measure's documented ``bounds``, and every diagonal
     matrix (a perfect classification) takes exactly (within the tolerance) the ``best`` value.
 
-    The counterexample is the smallest matrix outside the bounds, or the smallest diagonal
-    matrix whose value is not the best. ``details`` holds the smallest and largest values found
+    The counterexample is the first matrix (in the audit's order: the smallest within the
+    exhaustive range) outside the bounds, or the first diagonal matrix whose value is not the
+    best. ``details`` holds the smallest and largest values found
     and the documented bounds. (Gösgens et al. 2021 assume a measure's range; this checks the
     range that cenmcc documents.)
     """
     low, high = a.measure.bounds
     v = a.values
-    finite = np.isfinite(v)
-    outside = finite & ~(((v >= low) | a.equal(v, low)) & ((v <= high) | a.equal(v, high)))
+    defined = ~np.isnan(v)
+    outside = defined & ~(((v >= low) | a.equal(v, low)) & ((v <= high) | a.equal(v, high)))
     diagonal = _is_diagonal(a.M)
-    not_best = diagonal & finite & ~a.equal(v, a.measure.best)
+    not_best = diagonal & defined & ~a.equal(v, a.measure.best)
     details = {
-        "min": float(np.min(v[finite])),
-        "max": float(np.max(v[finite])),
+        "min": float(np.min(v[defined])),
+        "max": float(np.max(v[defined])),
         "bounds": [low, high],
         "best": a.measure.best,
     }
@@ -38,7 +39,7 @@ def _range(a: _Audit) -> Result:
         if np.any(bad):
             i = int(np.flatnonzero(bad)[0])
             example = {"matrices": [a.M[i].tolist()], "values": [float(v[i])], "why": why}
-            return Result(False, example, a.method(i), details)
+            return a.failure(i, example, details)
     return Result(True, None, a.method(), details)
 
 
@@ -51,21 +52,21 @@ def _maximal_agreement(a: _Audit) -> Result:
     classifications) and only by them.
 
     Gösgens et al. 2021, "maximal agreement" (a measure is maximal exactly when the two
-    labelings agree). Fails with the smallest diagonal matrix whose value is not the best, or
-    the smallest other matrix whose value is at least as good as the best (within the
-    tolerance).
+    labelings agree). Fails with the first diagonal matrix (in the audit's order) whose value
+    is not the best, or the first other matrix whose value is at least as good as the best
+    (within the tolerance).
     """
     best, v = a.measure.best, a.values
     diagonal = _is_diagonal(a.M)
-    finite = np.isfinite(v)
-    at_best = finite & ~a.better(best, v)
-    bad = (diagonal & finite & ~a.equal(v, best)) | (~diagonal & at_best)
+    defined = ~np.isnan(v)
+    at_best = defined & ~a.better(best, v)
+    bad = (diagonal & defined & ~a.equal(v, best)) | (~diagonal & at_best)
     if not np.any(bad):
         return Result(True, None, a.method())
     i = int(np.flatnonzero(bad)[0])
     why = "perfect, not the best value" if diagonal[i] else "imperfect, yet the best value"
     example = {"matrices": [a.M[i].tolist()], "values": [float(v[i])], "why": why}
-    return Result(False, example, a.method(i))
+    return a.failure(i, example)
 
 
 def _symmetry(a: _Audit) -> Result:
@@ -106,33 +107,46 @@ def _scale_invariance(a: _Audit) -> Result:
 def _monotone(a: _Audit, strict: bool) -> Result:
     """The first matrix (smallest total, then order) with a correction of one misclassified
     item (one count moved from ``C_ij > 0``, ``i != j``, to ``C_ii``) that makes the value
-    worse, or with ``strict`` not better; each cell's corrections are evaluated in turn, in the
-    exhaustive matrices first and in the random ones only if none of them fails."""
-    for part in a.segments():
+    worse, or with ``strict`` not better; each cell's corrections are evaluated in turn (the
+    corrected matrices block by block), in the exhaustive matrices first and in the random
+    ones only if none of them fails."""
+    for part in a.phases():
         first = None
         for i, j in itertools.permutations(range(a.K), 2):
             rows = part.start + np.flatnonzero(a.M[part, i, j] > 0)
-            moved = a.M[rows]  # a copy
-            moved[:, i, j] -= 1
-            moved[:, i, i] += 1
             key = (part.start, i, j)
             if key not in a.corrected:  # shared by monotonicity and strict monotonicity
-                a.corrected[key] = a.f(moved)
+                a.corrected[key] = _corrected_values(a, rows, i, j)
             before, after = a.values[rows], a.corrected[key]
             bad = ~a.better(after, before) if strict else a.better(before, after)
-            failing = np.flatnonzero(np.isfinite(before) & np.isfinite(after) & bad)
+            failing = np.flatnonzero(~np.isnan(before) & ~np.isnan(after) & bad)
             if failing.size and (first is None or rows[failing[0]] < first[0]):
                 k = failing[0]
-                first = (int(rows[k]), moved[k], float(before[k]), float(after[k]))
+                first = (int(rows[k]), i, j, float(before[k]), float(after[k]))
         if first is not None:
-            i, corrected, before, after = first
+            row, i, j, before, after = first
+            corrected = a.M[row].copy()
+            corrected[i, j] -= 1
+            corrected[i, i] += 1
             example = {
-                "matrices": [a.M[i].tolist(), corrected.tolist()],
+                "matrices": [a.M[row].tolist(), corrected.tolist()],
                 "values": [before, after],
                 "why": "one misclassified item corrected: " + ("not better" if strict else "worse"),
             }
-            return Result(False, example, a.method(i))
+            return a.failure(row, example)
     return Result(True, None, a.method())
+
+
+def _corrected_values(a: _Audit, rows: np.ndarray, i: int, j: int) -> np.ndarray:
+    """The values of the audit's matrices ``rows`` with one item moved from cell (i, j) to
+    (i, i), block by block (the corrected copies never more than a block)."""
+    values = np.empty(len(rows))
+    for block in a.blocks(slice(0, len(rows))):
+        moved = a.M[rows[block]]  # a copy
+        moved[:, i, j] -= 1
+        moved[:, i, i] += 1
+        values[block] = a.f(moved)
+    return values
 
 
 def _monotonicity(a: _Audit) -> Result:
@@ -175,12 +189,9 @@ def _constant_baseline(a: _Audit) -> Result:
     v = a.values[: a.n_exhaustive]
     t, p = M.sum(axis=-1), M.sum(axis=-2)
     s = t.sum(axis=-1)
-    log_p = (
-        gammaln(t + 1).sum(-1)
-        + gammaln(p + 1).sum(-1)
-        - gammaln(s + 1)
-        - gammaln(M + 1).sum(axis=(-2, -1))
-    )
+    log_p = gammaln(t + 1).sum(-1) + gammaln(p + 1).sum(-1) - gammaln(s + 1)
+    for block in a.blocks(slice(0, a.n_exhaustive)):  # the K² cells' terms, a block at a time
+        log_p[block] -= gammaln(M[block] + 1).sum(axis=(-2, -1))
     margins, group = _unique_rows(np.concatenate([t, p], axis=-1))
     weight = np.exp(log_p)
     kept = np.isfinite(v)
@@ -213,7 +224,7 @@ def _constant_baseline(a: _Audit) -> Result:
         "margins": [_margins(margins[0], a.K), _margins(margins[k], a.K)],
         "expected": [float(expected[0]), float(expected[k])],
     }
-    return Result(False, example, method, details)
+    return Result(False, example, method, details, smallest=True)
 
 
 def _unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -240,8 +251,9 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
 
     For :data:`N_MARGINS` pairs of margins with every class present and totals as the random
     matrices', ``n_random / N_MARGINS`` random predictions each (the matrix of a uniformly
-    random permutation of the predicted labels, drawn from its law, :func:`_random_tables`):
-    the mean value and its standard error. The property fails where a mean is more than
+    random permutation of the predicted labels, drawn from its law, :func:`_random_tables`,
+    block by block: :func:`~cenmcc.properties._audit.block_rows`): the mean value and its
+    standard error. The property fails where a mean is more than
     :data:`N_STANDARD_ERRORS` standard errors (plus the tolerance) from the exact constant of
     the exhaustive range.
     """
@@ -254,8 +266,15 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
     totals = rng.integers(max(a.n_items + 1, K), a.random_totals[1] + 1, size=N_MARGINS)
     t, p = (1 + rng.multinomial(totals - K, np.full(K, 1.0 / K)) for _ in range(2))
     margins = np.concatenate([t, p], axis=-1)
-    stacks = _random_tables(rng, t, p, draws)
-    values = a.f(stacks.reshape(-1, K, K)).reshape(N_MARGINS, draws)
+    values = np.empty((N_MARGINS, draws))
+    size = block_rows(K)  # tables per block: margins together, or one margin's draws in parts
+    together, part = max(1, size // draws), min(draws, size)
+    for m in range(0, N_MARGINS, together):
+        group = slice(m, m + together)
+        for d in range(0, draws, part):
+            n = min(part, draws - d)
+            tables = _random_tables(rng, t[group], p[group], n)
+            values[group, d : d + n] = a.f(tables.reshape(-1, K, K)).reshape(-1, n)
     count = np.isfinite(values).sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.nanmean(np.where(count[:, None] > 1, values, 0.0), axis=-1)
@@ -278,7 +297,7 @@ def _sampled_baseline(a: _Audit, constant: float, method: str, details: dict) ->
         "expected": [constant, float(mean[k])],
         "standard_error": float(error[k]),
     }
-    return Result(False, example, method, details)
+    return Result(False, example, method, details, smallest=False)
 
 
 def _random_tables(rng: np.random.Generator, t: np.ndarray, p: np.ndarray, draws: int):
@@ -350,7 +369,8 @@ def _distance(a: _Audit) -> Result:
                 "distances": [float(d[i, j]) for i, j in pairs],
                 "why": why,
             }
-            return Result(False, example, f"exhaustive: every triple of labelings of {n} items")
+            method = f"exhaustive: every triple of labelings of {n} items"
+            return Result(False, example, method, smallest=True)
     return Result(
         True, None, f"exhaustive: every triple of labelings of 1 to {n_max} items ({K} classes)"
     )

@@ -1,6 +1,7 @@
 """What this machine has, and a computation refused before any work if it would not fit.
 
-It knows only the machine: the memory available (:func:`available_bytes`), the temporary
+It knows only the machine: the memory available (:func:`available_bytes`, from
+:mod:`cenmcc._memory`, which the property audit checks too), the temporary
 directory's free space, and how a refusal names the sizes (:class:`ResourceError`). What a
 computation needs comes from its parts: a simulation adds up its own
 (:meth:`cenmcc.simulation.Simulation.footprint`), from each part's figure.
@@ -11,7 +12,8 @@ from __future__ import annotations
 import shutil
 import tempfile
 from decimal import Decimal
-from pathlib import Path
+
+from .._memory import available_bytes, gib
 
 
 class ResourceError(ValueError):
@@ -20,14 +22,6 @@ class ResourceError(ValueError):
     def __init__(self, message: str, setting: str = "n_matrices"):
         super().__init__(message)
         self.setting = setting
-
-
-def available_bytes() -> int:
-    """Memory available to a new computation: ``MemAvailable`` of /proc/meminfo, in bytes."""
-    for line in Path("/proc/meminfo").read_text().splitlines():
-        if line.startswith("MemAvailable:"):
-            return int(line.split()[1]) * 1024
-    raise RuntimeError("/proc/meminfo has no MemAvailable line (Linux 3.14 or later needed)")
 
 
 def require_memory(nbytes: int, what: str, detail: str = "", setting: str = "n_matrices") -> None:
@@ -73,8 +67,3 @@ def number(value: int) -> str:
     ('2,000,000', '1.00e+400')
     """
     return f"{value:,}" if abs(value) < 10**15 else f"{Decimal(value):.2e}"
-
-
-def gib(nbytes: int) -> str:
-    """``nbytes`` for a message: in GiB, or in bytes as a power of ten beyond 2⁷⁰ (any size)."""
-    return f"{nbytes / 2**30:,.1f} GiB" if nbytes < 2**70 else f"{Decimal(nbytes):.2e} bytes"

@@ -14,7 +14,8 @@ from .settings import DOMAINS, N_RANDOM, SEED
 def run(
     classes=(2, 3), n_random: int = N_RANDOM, seed: int = SEED, n_items: int | None = None
 ) -> pd.DataFrame:
-    """One row per measure, K, domain and property: the audit's verdict and counterexample
+    """One row per measure, K, domain and property: the audit's verdict, its counterexample,
+    whether that is the smallest (False: found by the random search) and how it was decided
     (``n_items``: the audit's exhaustive range, its default if None)."""
     rows = []
     for name in cenmcc.MEASURES:
@@ -37,6 +38,7 @@ def run(
                             "property": prop,
                             "holds": result.holds,
                             "counterexample": json.dumps(result.counterexample),
+                            "smallest": result.smallest,
                             "method": result.method,
                         }
                     )

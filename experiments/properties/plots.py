@@ -27,10 +27,27 @@ def wide(table: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+#: What the table leaves out and how its counterexamples were found, under the marks.
+NOTES = (
+    "Left out of every check: the matrices on which a measure meets a 0/0, those its "
+    "UndefinedMetricWarning counts, whether it fills a value there (the MCC's 0) or leaves the "
+    "term out of a mean (the balanced accuracy's classes without true samples); with every "
+    "class present (`present`), also the matrices in which a class is never true or never "
+    "predicted. The audit's `method` (properties.csv) counts them.",
+    "",
+    "A counterexample from the exhaustive range (every matrix up to the audit's number of "
+    "items) is the smallest; one marked *random search* was found among the random matrices "
+    "beyond it and is the first found there, not the smallest: one of fewer items may exist.",
+)
+
+
 def markdown(table: pd.DataFrame) -> str:
-    """The marks, then each counterexample of the domain of every class present."""
-    lines = [markdown_table(wide(table)), "", "Counterexamples (every class present):", ""]
+    """The marks, what is left out, then each counterexample of the domain of every class
+    present, those of the random search marked as such."""
+    lines = [markdown_table(wide(table)), "", *NOTES, "", "Counterexamples (every class present):"]
+    lines.append("")
     failing = table[(table["holds"] == False) & (table["domain"] == "present")]  # noqa: E712
     for row in failing.itertuples():
-        lines.append(f"- {row.measure}, K = {row.K}, {row.property}: {row.counterexample}")
+        found = "" if row.smallest else " (random search, not the smallest)"
+        lines.append(f"- {row.measure}, K = {row.K}, {row.property}{found}: {row.counterexample}")
     return "\n".join(lines) + "\n"

@@ -136,6 +136,8 @@ def test_balanced_accuracy_is_not_symmetric_and_the_counterexample_is_smallest()
     assert result.counterexample["values"] == pytest.approx(values, abs=0)
     assert abs(values[0] - values[1]) > 1e-12
     smaller = cenmcc.matrices_with_total(range(1, _smallest(C)), 2)
+    # where the balanced accuracy of C and of its transpose is defined: no empty row or column
+    smaller = smaller[(smaller.sum(axis=-1) > 0).all(-1) & (smaller.sum(axis=-2) > 0).all(-1)]
     ba = _quiet(cenmcc.balanced_accuracy, smaller)
     ba_t = _quiet(cenmcc.balanced_accuracy, np.swapaxes(smaller, -1, -2))
     assert np.allclose(ba, ba_t, rtol=0, atol=1e-12)  # no smaller counterexample
@@ -347,3 +349,164 @@ def test_the_sampled_predictions_follow_the_hypergeometric_law_of_their_margins(
     expected = t[:, :, None] * p[:, None, :] / t.sum(axis=-1)[:, None, None]
     error = C.std(axis=1) / math.sqrt(20_000)
     assert np.all(np.abs(C.mean(axis=1) - expected) <= 5 * error + 1e-12)
+
+
+def _correct_per_error(C):
+    """Items right per item wrong: infinite (the best value) exactly on a perfect matrix."""
+    correct = np.einsum("...ii->...", C).astype(np.float64)
+    with np.errstate(divide="ignore"):
+        return correct / (C.sum(axis=(-2, -1)) - correct)
+
+
+def test_an_infinite_best_value_is_equal_only_to_itself():
+    """Issue 45 item 6: with best = inf, ``|v - inf| <= tolerance * inf`` made every value
+    equal to the best: maximal agreement failed on the first imperfect matrix of a measure that
+    has it, and a measure whose perfect matrices miss the best passed its range."""
+    odds = _user("correct_per_error", _correct_per_error, bounds=(0.0, math.inf))
+    report = audit(odds, 2, ["range", "maximal_agreement"], n_items=4, n_random=0)
+    assert report["maximal_agreement"].holds is True
+    assert report["range"].holds is True
+    assert report["range"].details["max"] == math.inf  # the perfect matrices are audited
+
+    def shifted(C):  # (correct + 1) / (wrong + 1): finite on a perfect matrix
+        correct = np.einsum("...ii->...", C)
+        return (correct + 1.0) / (C.sum(axis=(-2, -1)) - correct + 1.0)
+
+    finite = _user("shifted_odds", shifted, bounds=(0.0, math.inf))
+    report = audit(finite, 2, ["range", "maximal_agreement"], n_items=4, n_random=0)
+    for result in report.values():
+        assert result.holds is False
+        assert result.counterexample == {
+            "matrices": [[[0, 0], [0, 1]]],
+            "values": [2.0],
+            "why": "perfect, not the best value",
+        }
+
+
+@pytest.mark.parametrize("every_class_present", [False, True])
+def test_an_audit_without_random_matrices_runs(every_class_present):
+    """Issue 45 item 13: ``n_random=0`` (documented as allowed) failed with an internal
+    reshape error on the empty random segment."""
+    report = audit("mcc", 3, n_items=3, n_random=0, every_class_present=every_class_present)
+    assert report["symmetry"].holds is True
+    method = report["monotonicity"].method
+    assert method.startswith(
+        "exhaustive: every 3×3 matrix of 1 to 3 items ("
+        f"{len(cenmcc.matrices_with_total(range(1, 4), 3))} matrices; left out: "
+    )
+    assert "random" not in method
+
+
+def test_the_audit_never_writes_into_the_array_a_user_measure_returns():
+    """Issue 45 item 19: the audit left out the matrices outside its domain by writing NaN
+    into the user's array (and failed on a read-only one)."""
+    returned = []
+
+    def kept(C):
+        values = cenmcc.accuracy(C)
+        returned.append((values, values.copy()))
+        return values
+
+    def read_only(C):
+        values = cenmcc.accuracy(C)
+        values.flags.writeable = False
+        return values
+
+    options = {"n_items": 3, "n_random": 0, "every_class_present": True}
+    report = audit(_user("kept", kept, bounds=(0.0, 1.0)), 2, ["symmetry"], **options)
+    assert report["symmetry"].holds is True
+    assert all(np.array_equal(values, copy) for values, copy in returned)
+    report = audit(_user("read_only", read_only, bounds=(0.0, 1.0)), 2, ["symmetry"], **options)
+    assert report["symmetry"].holds is True
+
+
+def test_one_rule_leaves_out_the_matrices_where_a_measure_meets_a_0_over_0():
+    """Issue 45 item 24: the audit left out the matrices where the informedness filled a 0/0
+    but kept those where the balanced accuracy left a 0/0 recall out of its mean, so for
+    K = 2, where one is an affine function of the other (BM = 2 BA - 1), they were audited on
+    different matrices. Now both leave out every matrix their warning counts, and each
+    result's method says how many."""
+    from cenmcc.properties._audit import _values
+
+    M = cenmcc.matrices_with_total(range(1, 7), 2)
+    left_out = np.isnan(_values(cenmcc.MEASURES["balanced_accuracy"], M))
+    assert left_out.tolist() == np.isnan(_values(cenmcc.MEASURES["informedness"], M)).tolist()
+    assert left_out.tolist() == (M.sum(axis=-1) == 0).any(axis=-1).tolist()  # a class not true
+    result = audit("balanced_accuracy", 2, ["symmetry"], n_items=2, n_random=0)["symmetry"]
+    # by hand: 4 matrices of 1 item, each with an empty row; 6 of the 10 of 2 items
+    assert (
+        result.method
+        == "exhaustive: every 2×2 matrix of 1 to 2 items (14 matrices; left out: 10 undefined)"
+    )
+    result = audit("mcc", 2, ["symmetry"], n_items=2, n_random=0, every_class_present=True)
+    # by hand: [[1, 0], [0, 1]] and [[0, 1], [1, 0]] have every class true and predicted
+    assert result["symmetry"].method == (
+        "exhaustive: every 2×2 matrix of 1 to 2 items "
+        "(14 matrices; left out: 12 without every class, 0 undefined)"
+    )
+
+
+def test_a_counterexample_of_the_random_search_is_not_called_the_smallest():
+    """Issue 45 item 24: with every class present, the MCC's monotonicity for K = 3 holds on
+    the exhaustive range (12 items) and fails beyond it: the counterexample the random search
+    finds (47 items here) is labelled as not the smallest (one of 14 items exists)."""
+    options = {"n_random": 10**4, "seed": 2021, "every_class_present": True}
+    report = audit("mcc", 3, ["monotonicity", "symmetry", "distance"], **options)
+    result = report["monotonicity"]
+    assert result.holds is False
+    assert result.smallest is False
+    assert "random search" in result.method
+    assert report["symmetry"].smallest is None  # no counterexample
+    assert report["distance"].smallest is True
+    small = audit("mcc", 3, ["monotonicity"], n_items=3, n_random=0)["monotonicity"]
+    assert small.holds is True
+    found = audit("cen", 2, ["monotonicity"], n_items=6, n_random=0)["monotonicity"]
+    assert found.holds is False
+    assert found.smallest is True
+
+
+def test_help_of_the_package_defines_every_property():
+    """Issue 45 item 24: ``help(cenmcc.properties)``, which the README points to for the
+    definitions, showed the dict of check functions, not what each property means."""
+    import pydoc
+
+    text = pydoc.render_doc(cenmcc.properties, renderer=pydoc.plaintext)
+    for name, check in cenmcc.properties.PROPERTIES.items():
+        first_line = check.__doc__.strip().splitlines()[0]
+        assert f"\n    {name}\n        {first_line}" in text, name
+
+
+def test_an_audit_that_cannot_fit_is_refused_before_any_work(monkeypatch):
+    """Issue 45 item 16: ``audit`` at K = 20 ended in a MemoryError after 35 s; what cannot
+    fit is now refused at once, in one line with both figures, before a matrix is drawn."""
+    from cenmcc.properties import _audit
+
+    with pytest.raises(ValueError, match=r"^the audit of 'mcc' for K = 20 needs about [\d,.]+ "):
+        audit("mcc", 20, n_random=10**12)  # 32 TB of counts: on no machine
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the audit began its work")
+
+    monkeypatch.setattr(_audit, "matrices_with_total", no_work)
+    monkeypatch.setattr(cenmcc.properties, "available_bytes", lambda: 2**30)
+    message = (
+        r"the audit of 'mcc' for K = 20 needs about [\d.]+ GiB of memory \(80,600 matrices of 1 "
+        r"to 2 items and 1,000,000 random ones\), more than the 1\.0 GiB available on this "
+        r"machine: lower n_random or n_items$"
+    )
+    with pytest.raises(ValueError, match=message):
+        audit("mcc", 20)
+
+
+def test_an_audit_in_blocks_finds_what_it_finds_at_once(monkeypatch):
+    """Issue 45 item 16: the checks go block by block; with blocks of a few matrices the
+    verdicts and counterexamples are those of one block (on the exhaustive matrices: the
+    random ones are drawn block by block too, each block from its own seed)."""
+    from cenmcc.properties import _audit
+
+    options = {"n_items": 5, "n_random": 0, "every_class_present": False}
+    whole = {name: audit(name, 2, **options) for name in ("cen", "balanced_accuracy")}
+    monkeypatch.setattr(_audit, "BLOCK_CELLS", 4 * 7)  # 7 matrices a block
+    assert _audit.block_rows(2) == 7
+    for name, report in whole.items():
+        assert audit(name, 2, **options) == report

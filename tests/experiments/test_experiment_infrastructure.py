@@ -302,3 +302,40 @@ def test_every_backend_gives_the_same_discriminancy_sweep(backend):
     table, summary = discriminancy.run(6, 8, jobs=2, backend=backend, **kwargs)
     pd.testing.assert_frame_equal(table, reference)
     assert summary["order_check"]["order_independent"]
+
+
+def test_every_file_a_committed_run_wrote_is_declared():
+    """What an experiment writes is declared (``Experiment.writes``), so that a user's file in
+    the way is refused before the run: every file its committed run listed in its marker is
+    (an experiment that updates keeps files of earlier runs, of other names: not checked)."""
+    for experiment in EXPERIMENTS:
+        marker = REPO_ROOT / "figures" / experiment.folder / MARKER
+        if experiment.updates or not marker.is_file():
+            continue
+        written = set(json.loads(marker.read_text())["files"])
+        assert written <= set(experiment.writes), experiment.command
+
+
+def test_an_experiment_refuses_a_users_file_named_like_one_of_its_outputs_before_the_run(
+    tmp_path, monkeypatch, capsys
+):
+    """Issue 45 item 14: a user's file with the name of an output the previous run did not
+    write (a figure's PDF, say) was refused only after the whole run."""
+    from cenmcc.commands.staging import staged_directory
+    from experiments.registry import BY_COMMAND
+
+    folder = tmp_path / "binary"
+    with staged_directory(folder) as stage:  # a previous run that wrote only its summary
+        write_json(stage / "summary.json", {})
+    (folder / "figure3.pdf").write_text("my figure")
+    module = BY_COMMAND["binary"].load()
+    monkeypatch.setattr(module, "main", lambda *args: pytest.fail("it ran"))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["binary", "--s-max", "4", "--quiet", "--out", str(tmp_path)])
+    assert exit_info.value.code == 2
+    (message,) = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert message.endswith(
+        f"argument --out: {folder / 'figure3.pdf'} was not written by a run and is in the way "
+        "of a file this run writes: not replaced (move or rename it, then rerun)"
+    )
+    assert (folder / "figure3.pdf").read_text() == "my figure"
