@@ -20,6 +20,11 @@ value (a relative error below 1e-15) for every count that validation accepts.
 
 Each degree-2 term is returned in float64 divided by a power of two common to all terms of its
 matrix (1 on the fast path), which keeps huge values finite and leaves every ratio unchanged.
+
+The one-versus-rest measures (informedness, markedness, the macro MCC) are sums over the classes
+of ratios of per-class degree-2 terms (:data:`_CLASS_TERMS`). :meth:`ExactSums.class_ratio`
+rounds each such ratio of exact integers once to float64: a function of the rational number
+alone, so a multiple ``a C`` of integer counts ``C`` gives the same bits as ``C``.
 """
 
 from __future__ import annotations
@@ -30,6 +35,10 @@ import numpy as np
 
 #: Totals of at most this many samples take the int64 path: then ``2 s^2 < 2**63``.
 INT64_TOTAL_LIMIT = 2**31 - 1
+
+#: Totals of at most this many samples have every per-class term (:data:`_CLASS_TERMS`, at most
+#: ``s^2`` in magnitude) at most 2**53: exact in float64, so that their ratio is rounded once.
+RATIO_FLOAT_TOTAL = math.isqrt(2**53)
 
 #: On the Python-integer path, each matrix's terms are divided by ``2**(bits(s^2) - this)``
 #: before rounding to float64, so that their products (at most 2**(2 * this)) stay finite.
@@ -58,6 +67,20 @@ _TERMS = {
 }
 
 
+#: Exact integer terms of each class k, shape ``(n, K)``, from the total ``s`` (a column), the
+#: diagonal ``d`` (``C_kk``), row sums ``t`` and column sums ``p``; all homogeneous of degree 2
+#: and at most ``s^2`` in magnitude. Class k's one-versus-rest 2 x 2 table has the covariance
+#: ``covariance / s^2`` (Powers 2011's ``dtp``) and the variances ``true_spread / s^2`` (of the
+#: truth) and ``pred_spread / s^2`` (of the prediction).
+_CLASS_TERMS = {
+    "covariance": lambda s, d, t, p: s * d - t * p,  # s C_kk - t_k p_k
+    "true_spread": lambda s, d, t, p: t * (s - t),  # t_k (s - t_k)
+    "pred_spread": lambda s, d, t, p: p * (s - p),  # p_k (s - p_k)
+    "true_rest": lambda s, d, t, p: s * (s - t),  # s (s - t_k)
+    "pred_rest": lambda s, d, t, p: s * (s - p),  # s (s - p_k)
+}
+
+
 class ExactSums:
     """The exact sums of one block of validated matrices ``(n, K, K)``, computed on demand.
 
@@ -77,8 +100,9 @@ class ExactSums:
             total, correct = np.einsum("ni->n", true), np.einsum("nii->n", ints)
             slow = ~exact | (total > INT64_TOTAL_LIMIT)
         else:
-            slow = total > INT64_TOTAL_LIMIT
+            ints, slow = C, total > INT64_TOTAL_LIMIT
         self._fast = (total, total * total, correct, true, pred)
+        self._ints, self._slow = ints, slow  # int64 counts, of use where not slow
         self._rows = np.flatnonzero(slow)
         self._cache = {}
         if self._rows.size:
@@ -86,6 +110,7 @@ class ExactSums:
             t, p = big.sum(axis=2), big.sum(axis=1)
             s = t.sum(axis=1)
             self._big = (s, s * s, np.trace(big, axis1=1, axis2=2), t, p)
+            self._big_diag = np.diagonal(big, axis1=1, axis2=2)
             self._scale = [1 << max(0, 2 * int(x).bit_length() - _SCALED_BITS) for x in s]
 
     def term(self, name: str) -> np.ndarray:
@@ -129,6 +154,49 @@ class ExactSums:
                     values[row] = value
         return values
 
+    def class_ratio(self, num: str, den: str) -> tuple[np.ndarray, np.ndarray]:
+        """The ratio of the per-class terms ``num / den`` of :data:`_CLASS_TERMS`, each rounded
+        once from the exact integers to float64, shape ``(n, K)``, and where ``den`` is 0 (the
+        ratio there is 0).
+
+        A function of the rational number alone: a multiple of integer counts gives the same
+        bits. Both terms are exact in float64 while the total is at most
+        :data:`RATIO_FLOAT_TOTAL`, so one float division rounds their ratio; above it, and on
+        the Python-integer path, Python's ``int / int`` rounds it once (correctly, however
+        large the integers), one ratio at a time.
+        """
+        total = self._fast[0]
+        terms = (total[:, None], np.einsum("nii->ni", self._ints), *self._fast[3:])
+        a, b = _CLASS_TERMS[num](*terms), _CLASS_TERMS[den](*terms)
+        wide = np.flatnonzero((total > RATIO_FLOAT_TOTAL) & ~self._slow)
+        zero = b == 0
+        with np.errstate(divide="ignore", invalid="ignore"):  # where den = 0: set to 0 below
+            values = np.divide(a, b, dtype=np.float64)
+        if wide.size:  # the slow rows are overwritten below
+            values[wide] = _python_ratios(a[wide].tolist(), b[wide].tolist())
+        if self._rows.size:
+            terms = (self._big[0][:, None], self._big_diag, *self._big[3:])
+            a, b = _CLASS_TERMS[num](*terms), _CLASS_TERMS[den](*terms)
+            values[self._rows] = _python_ratios(a.tolist(), b.tolist())
+            zero[self._rows] = b == 0
+        values[zero] = 0.0
+        return values, zero
+
+    def class_override(self, values: np.ndarray, formula) -> np.ndarray:
+        """``values`` ``(n, K)`` with each class of each matrix of the Python-integer path
+        replaced by ``formula(terms)``, ``terms`` mapping every name of :data:`_CLASS_TERMS` to
+        that class's exact integer (as :meth:`override` does for whole matrices); ``formula``
+        returns None to keep the value."""
+        if self._rows.size:
+            terms = (self._big[0][:, None], self._big_diag, *self._big[3:])
+            big = {name: f(*terms) for name, f in _CLASS_TERMS.items()}
+            for i, row in enumerate(self._rows):
+                for k in range(values.shape[-1]):
+                    value = formula({name: int(v[i, k]) for name, v in big.items()})
+                    if value is not None:
+                        values[row, k] = value
+        return values
+
     def log_error_rate(self) -> tuple[np.ndarray, np.ndarray]:
         """``ln(1 - ACC) = ln((s - c) / s)`` to a few units in the last place, and where ``c = s``.
 
@@ -143,6 +211,21 @@ class ExactSums:
             values[self._rows] = [_log_ratio(x - y, x) for x, y in zip(s, c, strict=True)]
             perfect[self._rows] = s == c
         return values, perfect
+
+
+def _python_ratios(a: list, b: list) -> list:
+    """``a / b`` of nested lists of Python integers (``b >= 0``), each rounded once: 0 where
+    ``b`` is 0, and infinite where the ratio is beyond the largest float."""
+    return [[_ratio(x, y) for x, y in zip(u, v, strict=True)] for u, v in zip(a, b, strict=True)]
+
+
+def _ratio(a: int, b: int) -> float:
+    if not b:
+        return 0.0
+    try:
+        return a / b  # correctly rounded
+    except OverflowError:
+        return math.copysign(math.inf, a)
 
 
 def _log_ratio(a: int, b: int) -> float:

@@ -199,19 +199,33 @@ def one_vs_rest_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, np.nda
 
     ``(s C_kk - t_k p_k) / sqrt(t_k (s - t_k) p_k (s - p_k))``: the MCC of the 2 x 2 table of
     class k, 0/0 where class k is never true, always true, never predicted or always predicted.
-    In float64 from the shares of the total (``C_kk / s``, ``t_k / s``, ...), so that scaling
-    the counts changes nothing; ``s - t_k`` is summed over the other classes (no cancellation:
-    0 exactly where the other classes are empty); clipped to [-1, 1] against rounding (a
-    perfect class is 1 exactly).
+    Computed as ``sign · sqrt(r_t r_p)`` from the ratios ``r_t = N_k / (t_k (s - t_k))`` and
+    ``r_p = N_k / (p_k (s - p_k))`` of exact integers, each rounded once
+    (:meth:`cenmcc._exact.ExactSums.class_ratio`): a function of the rational numbers alone,
+    so a multiple of the counts gives the same bits, and within 1.5 units in the last place of
+    the exact value (a perfect class is 1 exactly: both ratios are 1). Clipped to [-1, 1].
     """
-    s = np.asarray(m.total, dtype=np.float64)[..., None]
-    t, p = np.asarray(m.true, dtype=np.float64), np.asarray(m.pred, dtype=np.float64)
-    others = 1.0 - np.eye(m.n_classes)
-    rest_t, rest_p = t @ others, p @ others  # s - t_k and s - p_k
-    numerator = np.asarray(m.diag, dtype=np.float64) / s - (t / s) * (p / s)
-    den = (t / s) * (rest_t / s) * (p / s) * (rest_p / s)
-    values, undefined = divide(numerator, np.sqrt(den), zero_division)
+    by_true, never_true = m.exact.class_ratio("covariance", "true_spread")
+    by_pred, never_pred = m.exact.class_ratio("covariance", "pred_spread")
+    undefined = never_true | never_pred
+    values = np.sqrt(by_true * by_pred)
+    np.copysign(values, by_true, out=values)
+    values = m.exact.class_override(values, _exact_class_mcc)
+    values[undefined] = zero_division
     return np.clip(values, -1.0, 1.0, out=values), undefined
+
+
+def _exact_class_mcc(terms: dict) -> float | None:
+    """One class's MCC from exact integers, as :func:`one_vs_rest_mcc` computes it where both
+    ratios are normal floats (the same bits), else ``sign(N) sqrt(N^2 / (V_t V_p))``: for
+    counts spanning more than about 2**1000, where one ratio overflows or underflows."""
+    num, var_true, var_pred = terms["covariance"], terms["true_spread"], terms["pred_spread"]
+    if var_true == 0 or var_pred == 0:
+        return None
+    sign, bits = (-1.0 if num < 0 else 1.0), abs(num).bit_length()
+    if all(abs(bits - var.bit_length()) < 1000 for var in (var_true, var_pred)) or num == 0:
+        return sign * math.sqrt((num / var_true) * (num / var_pred))
+    return sign * math.sqrt(num * num / (var_true * var_pred))
 
 
 @count_metric("MCC of a class against the rest", label="macro MCC", bounds=(-1.0, 1.0))
@@ -242,7 +256,9 @@ def macro_mcc(m: Counts, *, zero_division: float = 0.0) -> np.ndarray:
     binarised for class k gives each term (the tests check it). Tamura, Itaya, Hayashi &
     Yamamoto (2025, arXiv 2503.06450) propose a macro-averaged MCC and its inference; we could
     not read their definition, so it is not checked against theirs. For K = 2 both classes
-    have the binary MCC, so the macro MCC is :func:`mcc`. In float64 from the marginals.
+    have the binary MCC, so the macro MCC is :func:`mcc` (up to its rounding). Each class's MCC is
+    a function of exact integer ratios, so a multiple of integer counts gives the same bits,
+    and a perfect classification gives 1 exactly.
 
     Examples
     --------
