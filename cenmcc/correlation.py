@@ -171,17 +171,22 @@ def correlation_distance(m: Counts, *, zero_division: float = 0.0) -> np.ndarray
     Returns
     -------
     ndarray, shape (...)
-        ``CD = arccos(MCC) / π``, in [0, 1]; 0 is perfect classification, 1/2 a prediction
-        independent of the truth, 1 a perfectly inverted binary prediction.
+        ``CD = arccos(MCC) / π``, in [0, 1]; 0 is perfect classification, 1/2 a matrix whose
+        MCC is 0, 1 a perfectly inverted binary prediction.
 
     Notes
     -----
     Gösgens, Zhiyanov, Tikhonov & Prokhorenkova 2021 (arXiv 2201.09044): the MCC is the cosine
     of the angle between the centred indicator vectors of truth and prediction, and that angle,
-    scaled to [0, 1], satisfies the triangle inequality (a distance on labelings) while keeping
-    the MCC's constant baseline. The MCC here is Gorodkin's R_K (:func:`mcc`), so the same holds
-    for K classes. Precision: the MCC's (3 units in the last place), amplified by the slope of
-    ``arccos`` near ±1 (about 1e-8 for an MCC within 3e-16 of 1).
+    scaled to [0, 1], satisfies the triangle inequality (a distance on labelings). The MCC here
+    is Gorodkin's R_K (:func:`mcc`), so the same holds for K classes. A decreasing function of
+    the MCC, it orders matrices as the MCC does, but it does not keep the MCC's constant
+    baseline: ``arccos`` is not affine, so the expected distance of a prediction independent
+    of the truth depends on the class sizes (1/2 for true and predicted sizes (1, 1), 4/9 for
+    (1, 2): the counterexample of :func:`cenmcc.properties.audit`, ``constant_baseline``,
+    below), although its value where the MCC is 0 is 1/2. Precision: the MCC's (3 units in the
+    last place), amplified by the slope of ``arccos`` near ±1 (about 1e-8 for an MCC within
+    3e-16 of 1).
 
     Examples
     --------
@@ -189,6 +194,10 @@ def correlation_distance(m: Counts, *, zero_division: float = 0.0) -> np.ndarray
     0.3661
     >>> correlation_distance([[[1, 0], [0, 1]], [[0, 1], [1, 0]]]).tolist()
     [0.0, 1.0]
+    >>> from cenmcc.properties import audit
+    >>> baseline = audit("correlation_distance", 2, ["constant_baseline"], n_items=3, n_random=100)
+    >>> baseline["constant_baseline"].counterexample["expected"]  # doctest: +ELLIPSIS
+    [0.5, 0.444...]
     """
     values, undefined = mcc.definition.compute(m, zero_division=zero_division)
     return np.arccos(np.clip(values, -1.0, 1.0)) / np.pi, undefined
