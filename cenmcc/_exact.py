@@ -157,7 +157,8 @@ class ExactSums:
     def class_ratio(self, num: str, den: str) -> tuple[np.ndarray, np.ndarray]:
         """The ratio of the per-class terms ``num / den`` of :data:`_CLASS_TERMS`, each rounded
         once from the exact integers to float64, shape ``(n, K)``, and where ``den`` is 0 (the
-        ratio there is 0).
+        ratio there is 0: every numerator of :data:`_CLASS_TERMS` is 0 where a denominator
+        is, since a class never or always true or predicted has ``s C_kk = t_k p_k``).
 
         A function of the rational number alone: a multiple of integer counts gives the same
         bits. Both terms are exact in float64 while the total is at most
@@ -165,13 +166,12 @@ class ExactSums:
         the Python-integer path, Python's ``int / int`` rounds it once (correctly, however
         large the integers), one ratio at a time.
         """
-        total = self._fast[0]
-        terms = (total[:, None], np.einsum("nii->ni", self._ints), *self._fast[3:])
-        a, b = _CLASS_TERMS[num](*terms), _CLASS_TERMS[den](*terms)
-        wide = np.flatnonzero((total > RATIO_FLOAT_TOTAL) & ~self._slow)
+        a, b = self._class_term(num), self._class_term(den)
         zero = b == 0
-        with np.errstate(divide="ignore", invalid="ignore"):  # where den = 0: set to 0 below
-            values = np.divide(a, b, dtype=np.float64)
+        # Row-major whatever the layout of the terms, so that NumPy's sums over the classes
+        # add in one order: a matrix then has the same bits in a stack of any size.
+        values = np.divide(a, np.maximum(b, 1), out=np.empty(a.shape), dtype=np.float64)
+        wide = np.flatnonzero((self._fast[0] > RATIO_FLOAT_TOTAL) & ~self._slow)
         if wide.size:  # the slow rows are overwritten below
             values[wide] = _python_ratios(a[wide].tolist(), b[wide].tolist())
         if self._rows.size:
@@ -179,8 +179,20 @@ class ExactSums:
             a, b = _CLASS_TERMS[num](*terms), _CLASS_TERMS[den](*terms)
             values[self._rows] = _python_ratios(a.tolist(), b.tolist())
             zero[self._rows] = b == 0
-        values[zero] = 0.0
         return values, zero
+
+    def _class_term(self, name: str) -> np.ndarray:
+        """The int64 term ``name`` of :data:`_CLASS_TERMS`, shape ``(n, K)`` laid out as the
+        row sums (garbage in the slow rows)."""
+        key = ("class", name)
+        if key not in self._cache:
+            total, true, pred = self._fast[0], self._fast[3], self._fast[4]
+            if "diag" not in self._cache:
+                diag = self._cache["diag"] = np.empty_like(true)
+                np.copyto(diag, np.einsum("nii->ni", self._ints))
+            terms = (total[:, None], self._cache["diag"], true, pred)
+            self._cache[key] = _CLASS_TERMS[name](*terms)
+        return self._cache[key]
 
     def class_override(self, values: np.ndarray, formula) -> np.ndarray:
         """``values`` ``(n, K)`` with each class of each matrix of the Python-integer path

@@ -217,7 +217,8 @@ def one_vs_rest_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, np.nda
     by_true, never_true = m.exact.class_ratio("covariance", "true_spread")
     by_pred, never_pred = m.exact.class_ratio("covariance", "pred_spread")
     undefined = never_true | never_pred
-    values = np.sqrt(by_true * by_pred)
+    values = np.multiply(by_true, by_pred, out=by_pred)
+    np.sqrt(values, out=values)
     np.copysign(values, by_true, out=values)
     values = m.exact.class_override(values, _exact_class_mcc)
     values[undefined] = zero_division

@@ -296,6 +296,8 @@ def test_integer_multiples_of_the_counts_give_the_same_bits(metric):
         C[: 300 * K : K, 1:] = 0  # some with one true class (0/0), or classes never true
         C[:, 0, 0] += 1
         values = quiet(metric, C)
+        alone = [quiet(metric, C[i]) for i in range(0, 3000, 7)]
+        np.testing.assert_array_equal(alone, values[::7])  # the same bits in any stack
         for k in range(2, 8):
             np.testing.assert_array_equal(quiet(metric, k * C), values)
         np.testing.assert_array_equal(quiet(metric, 3.0 * C), values)  # float counts
