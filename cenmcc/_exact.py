@@ -30,6 +30,7 @@ alone, so a multiple ``a C`` of integer counts ``C`` gives the same bits as ``C`
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -186,13 +187,45 @@ class ExactSums:
         row sums (garbage in the slow rows)."""
         key = ("class", name)
         if key not in self._cache:
-            total, true, pred = self._fast[0], self._fast[3], self._fast[4]
-            if "diag" not in self._cache:
-                diag = self._cache["diag"] = np.empty_like(true)
-                np.copyto(diag, np.einsum("nii->ni", self._ints))
-            terms = (total[:, None], self._cache["diag"], true, pred)
+            terms = (self._fast[0][:, None], self._diag(), self._fast[3], self._fast[4])
             self._cache[key] = _CLASS_TERMS[name](*terms)
         return self._cache[key]
+
+    def _diag(self) -> np.ndarray:
+        """The int64 diagonal ``C_kk``, shape ``(n, K)``, laid out as the row sums."""
+        if "diag" not in self._cache:
+            diag = self._cache["diag"] = np.empty_like(self._fast[3])
+            np.copyto(diag, np.einsum("nii->ni", self._ints))
+        return self._cache["diag"]
+
+    def _exact_class_sums(self, i: int) -> tuple:
+        """``(s, d, t, p)`` of matrix ``i`` as Python integers (``d, t, p`` object arrays)."""
+        j = int(np.searchsorted(self._rows, i))
+        if j < self._rows.size and self._rows[j] == i:
+            return self._big[0][j], self._big_diag[j], self._big[3][j], self._big[4][j]
+        per_class = (x[i].astype(object) for x in (self._diag(), self._fast[3], self._fast[4]))
+        return (int(self._fast[0][i]), *per_class)
+
+    def class_ratio_sum(self, num: str, den: str) -> tuple[np.ndarray, np.ndarray]:
+        """``sum_k num_k / den_k`` of each matrix, shape ``(n,)``, from the rounded ratios of
+        :meth:`class_ratio` (summed in float64), 0 exactly where the exact sum is 0; and where
+        a ``den_k`` is 0 (its ratio counts 0), shape ``(n, K)``.
+
+        Ratios that cancel leave a float sum of a few units of roundoff where the exact sum is
+        0 (up to 2.8e-17 for the informedness of 3 x 3 matrices of up to 7 items), which a
+        relative tie tolerance cannot merge with the 0 of other matrices. The sum is within
+        ``K u sum_k |ratio_k|`` of the exact one (``u = 2**-53``), so only a float sum inside
+        twice that bound can be 0: those matrices are checked in exact fractions.
+        """
+        values, zero = self.class_ratio(num, den)
+        sums = np.einsum("nk->n", values)
+        bound = 2.0 * values.shape[-1] * 2.0**-53 * np.einsum("nk->n", np.abs(values))
+        for i in np.flatnonzero((sums != 0) & (np.abs(sums) <= bound)):
+            terms = self._exact_class_sums(i)
+            a, b = _CLASS_TERMS[num](*terms), _CLASS_TERMS[den](*terms)
+            if sum(Fraction(x, y) for x, y in zip(a, b, strict=True) if y) == 0:
+                sums[i] = 0.0
+        return sums, zero
 
     def class_override(self, values: np.ndarray, formula) -> np.ndarray:
         """``values`` ``(n, K)`` with each class of each matrix of the Python-integer path

@@ -29,12 +29,12 @@ def _weighted_informedness(m: Counts, rest: str) -> tuple[np.ndarray, np.ndarray
     where a term is 0/0.
 
     The weight ``t_k / s`` cancels the ``t_k`` of ``B_k``'s denominator, so each term is a
-    ratio of two exact integers, rounded once (:meth:`cenmcc._exact.ExactSums.class_ratio`):
-    a multiple of the counts gives the same bits. A class never true has weight 0 and adds 0;
-    the one 0/0 is a class always true (``t_k = s``: every sample of one class), filled with 0.
+    ratio of two exact integers, rounded once, and the sum is 0 exactly where the exact sum
+    is (:meth:`cenmcc._exact.ExactSums.class_ratio_sum`): a multiple of the counts gives the
+    same bits. A class never true has weight 0 and adds 0; the one 0/0 is a class always true
+    (``t_k = s``: every sample of one class), filled with 0.
     """
-    terms, undefined = m.exact.class_ratio("covariance", rest)
-    return np.einsum("...k->...", terms), undefined
+    return m.exact.class_ratio_sum("covariance", rest)
 
 
 @count_metric(
@@ -71,8 +71,8 @@ def informedness(m: Counts) -> np.ndarray:
 
     Each term ``(t_k / s) B_k = (s C_kk - t_k p_k) / (s (s - t_k))`` is the ratio of two exact
     integers rounded once, and the terms are summed in float64: within about ``K`` units in
-    the last place of the exact value, and a multiple ``a C`` of integer counts gives exactly
-    the value of ``C``. A class never true (``t_k = 0``) has weight 0 and adds 0. Where one
+    the last place of the exact value (0 exactly where it is 0), and a multiple ``a C`` of
+    integer counts gives exactly the value of ``C``. A class never true (``t_k = 0``) has weight 0 and adds 0. Where one
     class is always true (``t_k = s``) its ``B_k`` is 0/0 with weight 1: the informedness is
     taken as 0 and counted in one ``UndefinedMetricWarning``.
 

@@ -4,6 +4,7 @@ arrays, dtypes, invariances, ranges and the undefined-value rule."""
 import warnings
 
 import catalogue
+import exact
 import numpy as np
 import pytest
 from catalogue import (
@@ -313,6 +314,21 @@ def test_the_macro_mcc_of_a_perfect_classification_is_1():
         C = np.zeros((500, K, K), dtype=np.int64)
         np.einsum("nii->ni", C)[...] = rng.integers(1, 10**6, size=(500, K))
         np.testing.assert_array_equal(cenmcc.macro_mcc(C), 1.0)
+
+
+@pytest.mark.parametrize("name", ["informedness", "markedness"])
+def test_a_sum_of_one_vs_rest_terms_is_0_exactly_where_its_exact_value_is(name):
+    """Terms that cancel exactly sum to 0, not to a few units of roundoff, so that a relative
+    tie tolerance merges the matrices whose value is 0 (issue 45 item 7)."""
+    M = cenmcc.matrices_with_total(range(1, 7), 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        values = getattr(cenmcc, name)(M)
+    oracle = getattr(exact, name)
+    zero = np.array([oracle(exact.fractions_of(c.tolist())) == 0 for c in M])
+    assert zero.sum() > 100
+    assert np.all(values[zero] == 0.0)
+    assert np.all(values[~zero] != 0.0)
 
 
 SYMMETRIC = having(COUNTS, symmetric=True)
