@@ -180,13 +180,13 @@ def correlation_distance(m: Counts, *, zero_division: float = 0.0) -> np.ndarray
     of the angle between the centred indicator vectors of truth and prediction, and that angle,
     scaled to [0, 1], satisfies the triangle inequality (a distance on labelings). The MCC here
     is Gorodkin's R_K (:func:`mcc`), so the same holds for K classes. A decreasing function of
-    the MCC, it orders matrices as the MCC does, but it does not keep the MCC's constant
-    baseline: ``arccos`` is not affine, so the expected distance of a prediction independent
-    of the truth depends on the class sizes (1/2 for true and predicted sizes (1, 1), 4/9 for
-    (1, 2): the counterexample of :func:`cenmcc.properties.audit`, ``constant_baseline``,
-    below), although its value where the MCC is 0 is 1/2. Precision: the MCC's (3 units in the
-    last place), amplified by the slope of ``arccos`` near ±1 (about 1e-8 for an MCC within
-    3e-16 of 1).
+    the MCC, it orders matrices as the MCC does, but it trades the MCC's constant baseline for
+    the triangle inequality (as Gösgens et al. say): ``arccos`` is not affine, so the expected
+    distance of a prediction independent of the truth depends on the class sizes (1/2 for true
+    and predicted sizes (1, 1), 4/9 for (1, 2): the counterexample of
+    :func:`cenmcc.properties.audit`, ``constant_baseline``, below), although its value where
+    the MCC is 0 is 1/2. Precision: the MCC's (3 units in the last place), amplified by the
+    slope of ``arccos`` near ±1 (about 1e-8 for an MCC within 3e-16 of 1).
 
     Examples
     --------
