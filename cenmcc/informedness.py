@@ -72,9 +72,9 @@ def informedness(m: Counts) -> np.ndarray:
     Each term ``(t_k / s) B_k = (s C_kk - t_k p_k) / (s (s - t_k))`` is the ratio of two exact
     integers rounded once, and the terms are summed in float64: within about ``K`` units in
     the last place of the exact value (0 exactly where it is 0), and a multiple ``a C`` of
-    integer counts gives exactly the value of ``C``. A class never true (``t_k = 0``) has weight 0 and adds 0. Where one
-    class is always true (``t_k = s``) its ``B_k`` is 0/0 with weight 1: the informedness is
-    taken as 0 and counted in one ``UndefinedMetricWarning``.
+    integer counts gives exactly the value of ``C``. A class never true (``t_k = 0``) has
+    weight 0 and adds 0. Where one class is always true (``t_k = s``) its ``B_k`` is 0/0 with
+    weight 1: the informedness is taken as 0 and counted in one ``UndefinedMetricWarning``.
 
     Examples
     --------
