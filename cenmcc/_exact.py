@@ -174,13 +174,20 @@ class ExactSums:
         values = np.divide(a, np.maximum(b, 1), out=np.empty(a.shape), dtype=np.float64)
         wide = np.flatnonzero((self._fast[0] > RATIO_FLOAT_TOTAL) & ~self._slow)
         if wide.size:  # the slow rows are overwritten below
-            values[wide] = _python_ratios(a[wide].tolist(), b[wide].tolist())
+            values[wide] = _python_ratios(a[wide], b[wide])
         if self._rows.size:
-            terms = (self._big[0][:, None], self._big_diag, *self._big[3:])
-            a, b = _CLASS_TERMS[num](*terms), _CLASS_TERMS[den](*terms)
-            values[self._rows] = _python_ratios(a.tolist(), b.tolist())
+            a, b = self._big_class_term(num), self._big_class_term(den)
+            values[self._rows] = _python_ratios(a, b)
             zero[self._rows] = b == 0
         return values, zero
+
+    def _big_class_term(self, name: str) -> np.ndarray:
+        """The term ``name`` of :data:`_CLASS_TERMS` of the slow rows, in Python integers."""
+        key = ("big class", name)
+        if key not in self._cache:
+            terms = (self._big[0][:, None], self._big_diag, *self._big[3:])
+            self._cache[key] = _CLASS_TERMS[name](*terms)
+        return self._cache[key]
 
     def _class_term(self, name: str) -> np.ndarray:
         """The int64 term ``name`` of :data:`_CLASS_TERMS`, shape ``(n, K)`` laid out as the
@@ -221,26 +228,22 @@ class ExactSums:
         sums = np.einsum("nk->n", values)
         bound = 2.0 * values.shape[-1] * 2.0**-53 * np.einsum("nk->n", np.abs(values))
         for i in np.flatnonzero((sums != 0) & (np.abs(sums) <= bound)):
-            terms = self._exact_class_sums(i)
-            a, b = _CLASS_TERMS[num](*terms), _CLASS_TERMS[den](*terms)
+            terms = self.class_terms(i)
+            a, b = terms[num], terms[den]
             if sum(Fraction(x, y) for x, y in zip(a, b, strict=True) if y) == 0:
                 sums[i] = 0.0
         return sums, zero
 
-    def class_override(self, values: np.ndarray, formula) -> np.ndarray:
-        """``values`` ``(n, K)`` with each class of each matrix of the Python-integer path
-        replaced by ``formula(terms)``, ``terms`` mapping every name of :data:`_CLASS_TERMS` to
-        that class's exact integer (as :meth:`override` does for whole matrices); ``formula``
-        returns None to keep the value."""
-        if self._rows.size:
-            terms = (self._big[0][:, None], self._big_diag, *self._big[3:])
-            big = {name: f(*terms) for name, f in _CLASS_TERMS.items()}
-            for i, row in enumerate(self._rows):
-                for k in range(values.shape[-1]):
-                    value = formula({name: int(v[i, k]) for name, v in big.items()})
-                    if value is not None:
-                        values[row, k] = value
-        return values
+    @property
+    def slow_rows(self) -> np.ndarray:
+        """The matrices of the block on the Python-integer path (their indices, sorted)."""
+        return self._rows
+
+    def class_terms(self, i: int) -> dict:
+        """Every term of :data:`_CLASS_TERMS` of matrix ``i``, exact: object arrays ``(K,)``
+        of Python integers."""
+        terms = self._exact_class_sums(i)
+        return {name: f(*terms) for name, f in _CLASS_TERMS.items()}
 
     def log_error_rate(self) -> tuple[np.ndarray, np.ndarray]:
         """``ln(1 - ACC) = ln((s - c) / s)`` to a few units in the last place, and where ``c = s``.
@@ -258,19 +261,24 @@ class ExactSums:
         return values, perfect
 
 
-def _python_ratios(a: list, b: list) -> list:
-    """``a / b`` of nested lists of Python integers (``b >= 0``), each rounded once: 0 where
-    ``b`` is 0, and infinite where the ratio is beyond the largest float."""
-    return [[_ratio(x, y) for x, y in zip(u, v, strict=True)] for u, v in zip(a, b, strict=True)]
+def _python_ratios(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a / b`` of integer arrays (``b >= 0``), each ratio of Python integers rounded once: 0
+    where ``b`` is 0, and infinite where the ratio is beyond the largest float."""
+    pairs = list(zip(a.ravel().tolist(), b.ravel().tolist(), strict=True))
+    try:
+        ratios = [x / y if y else 0.0 for x, y in pairs]  # correctly rounded
+    except OverflowError:
+        ratios = [_ratio(x, y) for x, y in pairs]
+    return np.array(ratios, dtype=np.float64).reshape(a.shape)
 
 
 def _ratio(a: int, b: int) -> float:
     if not b:
         return 0.0
     try:
-        return a / b  # correctly rounded
+        return a / b
     except OverflowError:
-        return math.copysign(math.inf, a)
+        return math.inf if a > 0 else -math.inf
 
 
 def _log_ratio(a: int, b: int) -> float:

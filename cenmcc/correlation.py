@@ -217,25 +217,33 @@ def one_vs_rest_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, np.nda
     by_true, never_true = m.exact.class_ratio("covariance", "true_spread")
     by_pred, never_pred = m.exact.class_ratio("covariance", "pred_spread")
     undefined = never_true | never_pred
-    values = np.multiply(by_true, by_pred, out=by_pred)
+    values = np.multiply(by_true, by_pred)
     np.sqrt(values, out=values)
     np.copysign(values, by_true, out=values)
-    values = m.exact.class_override(values, _exact_class_mcc)
+    rows = m.exact.slow_rows
+    if rows.size:  # only there can a ratio leave the normal floats
+        lost = ~(_normal(by_true[rows]) & _normal(by_pred[rows]))
+        lost &= ~undefined[rows] & ((by_true[rows] != 0) | (by_pred[rows] != 0))
+        for i, k in zip(*np.nonzero(lost), strict=True):
+            values[rows[i], k] = _exact_class_mcc(m.exact.class_terms(rows[i]), k)
     values[undefined] = zero_division
     return np.clip(values, -1.0, 1.0, out=values), undefined
 
 
-def _exact_class_mcc(terms: dict) -> float | None:
-    """One class's MCC from exact integers, as :func:`one_vs_rest_mcc` computes it where both
-    ratios are normal floats (the same bits), else ``sign(N) sqrt(N^2 / (V_t V_p))``: for
-    counts spanning more than about 2**1000, where one ratio overflows or underflows."""
-    num, var_true, var_pred = terms["covariance"], terms["true_spread"], terms["pred_spread"]
-    if var_true == 0 or var_pred == 0:
-        return None
-    sign, bits = (-1.0 if num < 0 else 1.0), abs(num).bit_length()
-    if all(abs(bits - var.bit_length()) < 1000 for var in (var_true, var_pred)) or num == 0:
-        return sign * math.sqrt((num / var_true) * (num / var_pred))
-    return sign * math.sqrt(num * num / (var_true * var_pred))
+def _normal(ratios: np.ndarray) -> np.ndarray:
+    """Where ``ratios`` are far enough inside the normal floats that the product of two of
+    them, at most 1, neither overflows nor loses bits."""
+    return (np.abs(ratios) > 2.0**-500) & (np.abs(ratios) < 2.0**500)
+
+
+def _exact_class_mcc(terms: dict, k: int) -> float:
+    """Class k's MCC ``sign(N) sqrt(N^2 / (V_t V_p))`` from exact integers, rounded twice: for
+    counts spanning more than about 2**500, where ``r_t`` or ``r_p`` of :func:`one_vs_rest_mcc`
+    is beyond the normal floats."""
+    num, var_true, var_pred = (
+        int(terms[x][k]) for x in ("covariance", "true_spread", "pred_spread")
+    )
+    return (-1.0 if num < 0 else 1.0) * math.sqrt(num * num / (var_true * var_pred))
 
 
 @count_metric("MCC of a class against the rest", label="macro MCC", bounds=(-1.0, 1.0))
