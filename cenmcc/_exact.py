@@ -1,4 +1,5 @@
-"""Exact integer sums behind the MCC, Cohen's kappa, the expected accuracy and the tMCC.
+"""Exact integer sums behind the MCC, Cohen's kappa, the expected accuracy, the tMCC and the
+one-versus-rest measures (informedness, markedness, macro MCC).
 
 These metrics are ratios of differences such as ``c s - sum_k t_k p_k`` and
 ``s^2 - sum_k p_k^2`` (Grandini et al. 2020, Eqs. (25) and (40)), which cancel catastrophically
