@@ -17,12 +17,13 @@ or ``TypeError`` naming the problem.
 Accepted range and precision of the metrics of counts: integer counts with every cell at most
 ``(2**63 - 1) / K^2``, and any finite non-negative float counts (subnormal to the largest
 float). For all of them a metric is within 1e-15 of the exact value of its formula (relative
-above 1), except the measures computed in float64 from the marginals (informedness,
-markedness, the symmetric balanced accuracy, the correlation distance and MCEN: see each
-docstring). CEN's sum has no negative term; the MCC, Cohen's kappa, the expected accuracy and the
-tMCC are ratios of sums taken as exact integers (:mod:`cenmcc._exact`): totals above 2**31, and
-float counts that are not small integer multiples of one power of two, take a slower exact path
-in Python integers.
+above 1), except the measures computed in float64 from the marginals (the symmetric balanced
+accuracy, the correlation distance and MCEN: see each docstring). CEN's sum has no negative
+term; the MCC, Cohen's kappa, the expected accuracy and the tMCC are ratios of sums taken as
+exact integers (:mod:`cenmcc._exact`), and the informedness, the markedness and the macro MCC
+sums over the classes of ratios of exact integers, each rounded once (so that an integer
+multiple of the counts gives the same bits): totals above 2**31, and float counts that are not
+small integer multiples of one power of two, take a slower exact path in Python integers.
 
 Examples
 --------

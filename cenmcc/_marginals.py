@@ -257,7 +257,8 @@ class Counts:
 
     @cached_property
     def exact(self) -> ExactSums:
-        """The exact integer sums behind the MCC, kappa and tMCC (see :mod:`cenmcc._exact`)."""
+        """The exact integer sums behind the MCC, kappa, the tMCC and the one-versus-rest
+        measures (see :mod:`cenmcc._exact`)."""
         K = self.n_classes
         if self.C.dtype.kind == "f":
             return ExactSums(self.raw.reshape(-1, K, K))

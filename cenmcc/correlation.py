@@ -171,17 +171,22 @@ def correlation_distance(m: Counts, *, zero_division: float = 0.0) -> np.ndarray
     Returns
     -------
     ndarray, shape (...)
-        ``CD = arccos(MCC) / π``, in [0, 1]; 0 is perfect classification, 1/2 a prediction
-        independent of the truth, 1 a perfectly inverted binary prediction.
+        ``CD = arccos(MCC) / π``, in [0, 1]; 0 is perfect classification, 1/2 a matrix whose
+        MCC is 0, 1 a perfectly inverted binary prediction.
 
     Notes
     -----
     Gösgens, Zhiyanov, Tikhonov & Prokhorenkova 2021 (arXiv 2201.09044): the MCC is the cosine
     of the angle between the centred indicator vectors of truth and prediction, and that angle,
-    scaled to [0, 1], satisfies the triangle inequality (a distance on labelings) while keeping
-    the MCC's constant baseline. The MCC here is Gorodkin's R_K (:func:`mcc`), so the same holds
-    for K classes. Precision: the MCC's (3 units in the last place), amplified by the slope of
-    ``arccos`` near ±1 (about 1e-8 for an MCC within 3e-16 of 1).
+    scaled to [0, 1], satisfies the triangle inequality (a distance on labelings). The MCC here
+    is Gorodkin's R_K (:func:`mcc`), so the same holds for K classes. A decreasing function of
+    the MCC, it orders matrices as the MCC does, but it trades the MCC's constant baseline for
+    the triangle inequality (as Gösgens et al. say): ``arccos`` is not affine, so the expected
+    distance of a prediction independent of the truth depends on the class sizes (1/2 for true
+    and predicted sizes (1, 1), 4/9 for (1, 2): the counterexample of
+    :func:`cenmcc.properties.audit`, ``constant_baseline``, below), although its value where
+    the MCC is 0 is 1/2. Precision: the MCC's (3 units in the last place), amplified by the
+    slope of ``arccos`` near ±1 (about 1e-8 for an MCC within 3e-16 of 1).
 
     Examples
     --------
@@ -189,6 +194,10 @@ def correlation_distance(m: Counts, *, zero_division: float = 0.0) -> np.ndarray
     0.3661
     >>> correlation_distance([[[1, 0], [0, 1]], [[0, 1], [1, 0]]]).tolist()
     [0.0, 1.0]
+    >>> from cenmcc.properties import audit
+    >>> baseline = audit("correlation_distance", 2, ["constant_baseline"], n_items=3, n_random=100)
+    >>> baseline["constant_baseline"].counterexample["expected"]  # doctest: +ELLIPSIS
+    [0.5, 0.444...]
     """
     values, undefined = mcc.definition.compute(m, zero_division=zero_division)
     return np.arccos(np.clip(values, -1.0, 1.0)) / np.pi, undefined
@@ -199,19 +208,42 @@ def one_vs_rest_mcc(m: Counts, zero_division: float) -> tuple[np.ndarray, np.nda
 
     ``(s C_kk - t_k p_k) / sqrt(t_k (s - t_k) p_k (s - p_k))``: the MCC of the 2 x 2 table of
     class k, 0/0 where class k is never true, always true, never predicted or always predicted.
-    In float64 from the shares of the total (``C_kk / s``, ``t_k / s``, ...), so that scaling
-    the counts changes nothing; ``s - t_k`` is summed over the other classes (no cancellation:
-    0 exactly where the other classes are empty); clipped to [-1, 1] against rounding (a
-    perfect class is 1 exactly).
+    Computed as ``sign · sqrt(r_t r_p)`` from the ratios ``r_t = N_k / (t_k (s - t_k))`` and
+    ``r_p = N_k / (p_k (s - p_k))`` of exact integers, each rounded once
+    (:meth:`cenmcc._exact.ExactSums.class_ratio`): a function of the rational numbers alone,
+    so a multiple of the counts gives the same bits, and within 1.5 units in the last place of
+    the exact value (a perfect class is 1 exactly: both ratios are 1). Clipped to [-1, 1].
     """
-    s = np.asarray(m.total, dtype=np.float64)[..., None]
-    t, p = np.asarray(m.true, dtype=np.float64), np.asarray(m.pred, dtype=np.float64)
-    others = 1.0 - np.eye(m.n_classes)
-    rest_t, rest_p = t @ others, p @ others  # s - t_k and s - p_k
-    numerator = np.asarray(m.diag, dtype=np.float64) / s - (t / s) * (p / s)
-    den = (t / s) * (rest_t / s) * (p / s) * (rest_p / s)
-    values, undefined = divide(numerator, np.sqrt(den), zero_division)
+    by_true, never_true = m.exact.class_ratio("covariance", "true_spread")
+    by_pred, never_pred = m.exact.class_ratio("covariance", "pred_spread")
+    undefined = never_true | never_pred
+    values = np.multiply(by_true, by_pred)
+    np.sqrt(values, out=values)
+    np.copysign(values, by_true, out=values)
+    rows = m.exact.slow_rows
+    if rows.size:  # only there can a ratio leave the normal floats
+        lost = ~(_normal(by_true[rows]) & _normal(by_pred[rows]))
+        lost &= ~undefined[rows] & ((by_true[rows] != 0) | (by_pred[rows] != 0))
+        for i, k in zip(*np.nonzero(lost), strict=True):
+            values[rows[i], k] = _exact_class_mcc(m.exact.class_terms(rows[i]), k)
+    values[undefined] = zero_division
     return np.clip(values, -1.0, 1.0, out=values), undefined
+
+
+def _normal(ratios: np.ndarray) -> np.ndarray:
+    """Where ``ratios`` are far enough inside the normal floats that the product of two of
+    them, at most 1, neither overflows nor loses bits."""
+    return (np.abs(ratios) > 2.0**-500) & (np.abs(ratios) < 2.0**500)
+
+
+def _exact_class_mcc(terms: dict, k: int) -> float:
+    """Class k's MCC ``sign(N) sqrt(N^2 / (V_t V_p))`` from exact integers, rounded twice: for
+    counts spanning more than about 2**500, where ``r_t`` or ``r_p`` of :func:`one_vs_rest_mcc`
+    is beyond the normal floats."""
+    num, var_true, var_pred = (
+        int(terms[x][k]) for x in ("covariance", "true_spread", "pred_spread")
+    )
+    return (-1.0 if num < 0 else 1.0) * math.sqrt(num * num / (var_true * var_pred))
 
 
 @count_metric("MCC of a class against the rest", label="macro MCC", bounds=(-1.0, 1.0))
@@ -242,7 +274,9 @@ def macro_mcc(m: Counts, *, zero_division: float = 0.0) -> np.ndarray:
     binarised for class k gives each term (the tests check it). Tamura, Itaya, Hayashi &
     Yamamoto (2025, arXiv 2503.06450) propose a macro-averaged MCC and its inference; we could
     not read their definition, so it is not checked against theirs. For K = 2 both classes
-    have the binary MCC, so the macro MCC is :func:`mcc`. In float64 from the marginals.
+    have the binary MCC, so the macro MCC is :func:`mcc` (up to its rounding). Each class's MCC is
+    a function of exact integer ratios, so a multiple of integer counts gives the same bits,
+    and a perfect classification gives 1 exactly.
 
     Examples
     --------

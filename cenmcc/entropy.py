@@ -21,12 +21,22 @@ tests check the two agree.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._marginals import CLASSES_FIRST, Counts
 from ._metric import count_metric
 from ._undefined import divide
-from .families.binary_forms import BINARY_SYMMETRIC_CEN_MAX
+
+#: Where the maximum of the binary CEN over ``TP = TN = T``, ``FP = FN = F`` is: ``T/F = e/2 - 1``.
+#: Derived here (zero of the derivative of ``log2(2y)/y``, ``y = 1 + T/F``); the preprint says the
+#: CEN above 1 is "attained for the totally misclassified case T = 0", which is not the maximum.
+BINARY_SYMMETRIC_CEN_ARGMAX = math.e / 2.0 - 1.0
+
+#: The maximum itself, ``2 / (e ln 2) ≈ 1.0615``, the largest CEN of any matrix (the upper bound
+#: of :func:`cen`); the CEN at ``T = 0`` is exactly 1.
+BINARY_SYMMETRIC_CEN_MAX = 2.0 / (math.e * math.log(2.0))
 
 
 def _off_diagonal(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -7,12 +7,11 @@ the MCC's per-class covariance (Powers 2011, where it is ``dtp``):
 
     B_k = (s C_kk - t_k p_k) / (t_k (s - t_k)),     M_k = (s C_kk - t_k p_k) / (p_k (s - p_k)).
 
-Transposing ``C`` (truth and prediction exchanged) swaps ``t`` and ``p``, so the markedness of
-``C`` is the informedness of ``C^T``, and the symmetric balanced accuracy is the mean of the
-balanced accuracy of ``C`` and of ``C^T``.
-
-Precision: computed in float64 from the rounded marginals; not covered by the package's 1e-15
-guarantee (which is for the metrics of :mod:`cenmcc._exact`): ``s C_kk - t_k p_k`` can cancel.
+The multi-class informedness weights the ``B_k`` by the prevalence ``t_k / s`` (Powers 2011,
+Eq. (42)) and the markedness weights the ``M_k`` by the bias ``p_k / s`` (Eq. (43)). Transposing
+``C`` (truth and prediction exchanged) swaps ``t`` and ``p``, so the markedness of ``C`` is the
+informedness of ``C^T``, and the symmetric balanced accuracy is the mean of the balanced
+accuracy of ``C`` and of ``C^T``.
 """
 
 from __future__ import annotations
@@ -24,37 +23,22 @@ from ._metric import count_metric
 from ._undefined import divide
 
 
-def _weighted_informedness(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``sum_k p_k B_k / s`` of counts ``C`` (n, K, K), and where a class with ``p_k > 0`` had
-    ``B_k = 0/0`` (filled with 0: ``t_k`` is 0 or ``s``, so the class carries no information
-    either way).
+def _weighted_informedness(m: Counts, rest: str) -> tuple[np.ndarray, np.ndarray]:
+    """``sum_k (t_k / s) B_k = sum_k (s C_kk - t_k p_k) / (s (s - t_k))`` of a block
+    (``rest="true_rest"``; ``"pred_rest"`` exchanges ``t`` and ``p``: the markedness), and
+    where a term is 0/0.
 
-    ``B_k`` is taken as ``TPR_k - FPR_k = C_kk / t_k - FP_k / N_k``, with ``FP_k`` the
-    off-diagonal sum of column k and ``N_k = s - t_k`` the samples of the other classes: ratios
-    of counts, which neither overflow for float counts near the largest float nor round a
-    perfect classification (``B_k = 1``, ``sum_k p_k = s``) away from 1. Both denominators are
-    exactly 0 where they should be, float counts included: ``N_k`` is set to 0 where every
-    other row is empty rather than left to the rounding of ``s - t_k``."""
-    C = C.astype(np.float64)
-    diag = np.einsum("...ii->...i", C).copy()
-    # einsum rather than ndarray.sum: the same additions in the same order, but a reduction
-    # over an axis of K < 8 elements costs ndarray.sum about four times as much.
-    true, pred = np.einsum("...ij->...i", C), np.einsum("...ij->...j", C)
-    np.einsum("...ii->...i", C)[...] = 0.0
-    false_positives = np.einsum("...ij->...j", C)
-    total = np.einsum("...i->...", true)
-    negatives = total[..., None] - true
-    negatives[np.count_nonzero(true, axis=-1)[..., None] - (true > 0) == 0] = 0.0
-    tpr, never = divide(diag, true, 0.0)
-    fpr, always = divide(false_positives, negatives, 0.0)
-    per_class = tpr - fpr
-    undefined = never | always
-    per_class[undefined] = 0.0
-    return np.einsum("...k,...k->...", pred, per_class) / total, undefined & (pred > 0)
+    The weight ``t_k / s`` cancels the ``t_k`` of ``B_k``'s denominator, so each term is a
+    ratio of two exact integers, rounded once, and the sum is 0 exactly where the exact sum
+    is (:meth:`cenmcc._exact.ExactSums.class_ratio_sum`): a multiple of the counts gives the
+    same bits. A class never true has weight 0 and adds 0; the one 0/0 is a class always true
+    (``t_k = s``: every sample of one class), filled with 0.
+    """
+    return m.exact.class_ratio_sum("covariance", rest)
 
 
 @count_metric(
-    "informedness of a class predicted but never or always true",
+    "informedness of a class always true",
     label="informedness",
     bounds=(-1.0, 1.0),
 )
@@ -69,36 +53,39 @@ def informedness(m: Counts) -> np.ndarray:
     Returns
     -------
     ndarray, shape (...)
-        ``BM = sum_k p_k B_k / s`` with ``B_k = (s C_kk - t_k p_k) / (t_k (s - t_k))`` the
-        one-versus-rest informedness of class k; in [-1, 1], 1 is perfect classification and 0
-        a prediction independent of the truth. For K = 2 both ``B_k`` equal
-        ``TPR + TNR - 1`` (Youden's J).
+        ``BM = sum_k (t_k / s) B_k`` with ``B_k = (s C_kk - t_k p_k) / (t_k (s - t_k))`` the
+        one-versus-rest informedness of class k, weighted by its prevalence; in [-1, 1], 1 is
+        perfect classification and 0 a prediction independent of the truth. For K = 2 both
+        ``B_k`` equal ``TPR + TNR - 1`` (Youden's J).
 
     Notes
     -----
-    The dichotomous ``Informedness = Recall + Inverse Recall - 1`` is Powers 2011's. For
-    K > 2 the one-versus-rest ``B_k`` are averaged with the prediction bias ``p_k / s`` as
-    weights. That weighting is not confirmed against Powers 2011: its multi-class section
-    could not be read for this docstring. The one independent statement found, the
-    documentation of yardstick's ``j_index`` (tidymodels), says that Powers's multi-class
-    informedness, his Eq. (42), is the mean of the ``B_k`` weighted by the true class sizes
-    ``t_k / s``, which differs from this function for K > 2 (PyCM gives the ``B_k`` of each
-    class and no multi-class form). Both weightings give Youden's J for K = 2 and 0 in
-    expectation for a prediction independent of the truth with fixed class sizes (their
-    weights depend on the margins only). Where ``t_k`` is 0 or ``s`` (a class never or
-    always true) ``B_k`` is 0/0; it is taken as 0 and, where the class is predicted
-    (``p_k > 0``, so its weight counts), counted in one ``UndefinedMetricWarning``.
+    Powers (2011), Eq. (42): the multi-class informedness is the mean of the one-versus-rest
+    informedness weighted by the prevalence ``t_k / s`` (the dichotomous form
+    ``Recall + Inverse Recall - 1`` is his too). The multi-class section of the paper was not
+    available to us; two independent secondary sources agree on Eq. (42): the documentation
+    of yardstick's ``j_index`` (tidymodels), whose prevalence-weighted J-index is "multiclass
+    informedness as defined in Powers (2011), equation (42)", and a summary of the paper's
+    equations (``B = sum_l Prev(l) B(l)``). PyCM gives each class's ``B_k`` (``BM``) and no
+    multi-class form.
+
+    Each term ``(t_k / s) B_k = (s C_kk - t_k p_k) / (s (s - t_k))`` is the ratio of two exact
+    integers rounded once, and the terms are summed in float64: within about ``K`` units in
+    the last place of the exact value (0 exactly where it is 0), and a multiple ``a C`` of
+    integer counts gives exactly the value of ``C``. A class never true (``t_k = 0``) has
+    weight 0 and adds 0. Where one class is always true (``t_k = s``) its ``B_k`` is 0/0 with
+    weight 1: the informedness is taken as 0 and counted in one ``UndefinedMetricWarning``.
 
     Examples
     --------
     >>> round(float(informedness([[20, 5], [10, 65]])), 4)  # TPR + TNR - 1 = 0.8 + 65/75 - 1
     0.6667
     """
-    return _weighted_informedness(m.C)
+    return _weighted_informedness(m, "true_rest")
 
 
 @count_metric(
-    "markedness of a class true but never or always predicted",
+    "markedness of a class always predicted",
     label="markedness",
     bounds=(-1.0, 1.0),
 )
@@ -113,25 +100,25 @@ def markedness(m: Counts) -> np.ndarray:
     Returns
     -------
     ndarray, shape (...)
-        ``MK = sum_k t_k M_k / s`` with ``M_k = (s C_kk - t_k p_k) / (p_k (s - p_k))`` the
-        one-versus-rest markedness of class k: the :func:`informedness` of ``C^T``. In
-        [-1, 1], 1 is best; for K = 2, ``PPV + NPV - 1``.
+        ``MK = sum_k (p_k / s) M_k`` with ``M_k = (s C_kk - t_k p_k) / (p_k (s - p_k))`` the
+        one-versus-rest markedness of class k, weighted by its bias: the :func:`informedness`
+        of ``C^T``. In [-1, 1], 1 is best; for K = 2, ``PPV + NPV - 1``.
 
     Notes
     -----
-    Powers 2011 (``Markedness = Precision + Inverse Precision - 1``); for K > 2 the
-    one-versus-rest ``M_k`` weighted by the prevalence ``t_k / s``, the dual of the weighting
-    of :func:`informedness` (unconfirmed against Powers 2011, see there). A class predicted
-    never or always (``p_k`` 0 or ``s``) that is true (``t_k > 0``) has a 0/0 ``M_k``, taken
-    as 0 and counted in one ``UndefinedMetricWarning``. For K = 2, ``MCC^2 = BM MK``
-    (Powers 2011).
+    Powers (2011), Eq. (43): the one-versus-rest markedness weighted by the bias ``p_k / s``
+    (the dichotomous ``Markedness = Precision + Inverse Precision - 1`` is his too); the
+    dual of Eq. (42) (:func:`informedness`, where the sources are named). Computed as the
+    informedness is, with ``t`` and ``p`` exchanged: a class never predicted adds 0, and
+    where one class is always predicted (``p_k = s``) the markedness is taken as 0 and
+    counted in one ``UndefinedMetricWarning``. For K = 2, ``MCC^2 = BM MK`` (Powers 2011).
 
     Examples
     --------
     >>> round(float(markedness([[20, 5], [10, 65]])), 4)  # 20/30 + 65/70 - 1
     0.5952
     """
-    return _weighted_informedness(np.swapaxes(m.C, -1, -2))
+    return _weighted_informedness(m, "pred_rest")
 
 
 @count_metric(

@@ -161,16 +161,14 @@ CATALOGUE: list[Metric] = [
         )
         for name in ("mcc", "cohen_kappa")
     ),
-    # The averages of the one-vs-rest binary MCCs. The macro MCC is float64 from the marginals,
-    # outside the 1e-15 guarantee (exact=None), checked against its exact value in
-    # tests/core/test_oracles.py.
+    # The averages of the one-vs-rest binary MCCs.
     _count_metric(
         "macro_mcc",
         cenmcc.macro_mcc,
         symmetric=True,
         bounds=(-1.0, 1.0),
         zero_division=True,
-        exact=None,
+        exact=exact.macro_mcc,
     ),
     _count_metric(
         "micro_mcc", cenmcc.micro_mcc, symmetric=True, bounds=(-1.0, 1.0), exact=exact.micro_mcc
@@ -215,11 +213,10 @@ CATALOGUE: list[Metric] = [
         zero_division=True,
         exact=exact.f1_of_macro_averages,
     ),
-    # From Powers (2011) and Gosgens et al. (2021); float64 from the marginals, so outside the
-    # 1e-15 guarantee of tests/core/test_exactness.py (exact=None), checked against their exact
-    # values in tests/core/test_properties_audit.py.
+    # From Powers (2011), Eqs. (42) and (43); Gosgens et al. (2021) below, float64 from the
+    # marginals, so outside the 1e-15 guarantee of tests/core/test_exactness.py (exact=None).
     *(
-        _count_metric(name, getattr(cenmcc, name), bounds=(-1.0, 1.0), exact=None)
+        _count_metric(name, getattr(cenmcc, name), bounds=(-1.0, 1.0), exact=getattr(exact, name))
         for name in ("informedness", "markedness")
     ),
     _count_metric(

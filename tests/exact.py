@@ -143,6 +143,38 @@ def macro_mcc(F) -> Decimal:
         return total / len(F)
 
 
+def informedness(F) -> Fraction:
+    """Powers (2011) Eq. (42) as yardstick's ``j_index`` and a summary of the paper give it:
+    ``sum_k Prev(k) (TPR_k - FPR_k)``, the prevalence ``t_k / s`` weighting each class's
+    one-versus-rest informedness. A class never true has weight 0; where one class is always
+    true its ``FPR`` is 0/0 and the value is cenmcc's documented fill, 0."""
+    s, _, t, p = sums(F)
+    total = Fraction(0)
+    for k in range(len(F)):
+        if t[k] == s:
+            return Fraction(0)
+        if t[k]:
+            tpr, fpr = F[k][k] / t[k], (p[k] - F[k][k]) / (s - t[k])
+            total += t[k] / s * (tpr - fpr)
+    return total
+
+
+def markedness(F) -> Fraction:
+    """Powers (2011) Eq. (43): ``sum_k Bias(k) (PPV_k + NPV_k - 1)``, the bias ``p_k / s``
+    weighting each class's one-versus-rest markedness; 0 where one class is always predicted
+    (cenmcc's fill)."""
+    s, _, t, p = sums(F)
+    total = Fraction(0)
+    for k in range(len(F)):
+        if p[k] == s:
+            return Fraction(0)
+        if p[k]:
+            true_negatives = s - t[k] - p[k] + F[k][k]
+            ppv, npv = F[k][k] / p[k], true_negatives / (s - p[k])
+            total += p[k] / s * (ppv + npv - 1)
+    return total
+
+
 def micro_mcc(F) -> Decimal:
     """The binary MCC of the summed one-vs-rest tables, from its four cells."""
     s, c, _, _ = sums(F)

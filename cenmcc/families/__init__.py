@@ -36,14 +36,9 @@ The modules: :mod:`.matrices` (the constructors), :mod:`.z_a_forms`, :mod:`.dice
 family), :mod:`.eq3` (Eq. (3)'s first line), and :mod:`._parameters` (the checks they share).
 """
 
+from ..entropy import BINARY_SYMMETRIC_CEN_ARGMAX, BINARY_SYMMETRIC_CEN_MAX
 from .b_forms import cen_b, cen_b_from_mcc, cen_constant, mcc_b
-from .binary_forms import (
-    BINARY_SYMMETRIC_CEN_ARGMAX,
-    BINARY_SYMMETRIC_CEN_MAX,
-    cen_binary,
-    cen_binary_symmetric,
-    mcc_binary,
-)
+from .binary_forms import cen_binary, cen_binary_symmetric, mcc_binary
 from .dice_forms import (
     cen_dice,
     cen_dice_expression,

@@ -3,21 +3,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._undefined import divide, warn_undefined
 from ._parameters import check_parameters
 from .b_forms import cen_b
-
-#: Where the maximum of the binary CEN over ``TP = TN = T``, ``FP = FN = F`` is: ``T/F = e/2 - 1``.
-#: Derived here (zero of the derivative of ``log2(2y)/y``, ``y = 1 + T/F``); the preprint says the
-#: CEN above 1 is "attained for the totally misclassified case T = 0", which is not the maximum.
-BINARY_SYMMETRIC_CEN_ARGMAX = math.e / 2.0 - 1.0
-
-#: The maximum itself, ``2 / (e ln 2) ≈ 1.0615``; the CEN at ``T = 0`` is exactly 1.
-BINARY_SYMMETRIC_CEN_MAX = 2.0 / (math.e * math.log(2.0))
 
 
 def _binary_counts(TP, FN, FP, TN) -> list[np.ndarray]:
@@ -110,7 +100,8 @@ def cen_binary_symmetric(T, F) -> np.ndarray:
     ndarray
         ``F / (T + F) log2(2 (T + F) / F)``; 0 at ``F = 0`` (the limit), 1 at ``T = 0`` and at
         ``T = F``, above 1 exactly when ``0 < T < F``, with maximum
-        :data:`BINARY_SYMMETRIC_CEN_MAX` at ``T/F =`` :data:`BINARY_SYMMETRIC_CEN_ARGMAX`.
+        :data:`~cenmcc.entropy.BINARY_SYMMETRIC_CEN_MAX` at ``T/F =``
+        :data:`~cenmcc.entropy.BINARY_SYMMETRIC_CEN_ARGMAX`.
 
     Notes
     -----

@@ -95,7 +95,7 @@ def complete_misclassification(N, F=1) -> np.ndarray:
     Preprint, Sec. 2 ("extreme misclassification case") and journal, Methods ("complete
     misclassification case ``Cij~(1{dij)F``"). Both say CEN = 1 "for N > 2"; it is 1 for
     ``N = 2`` too: what fails for ``N = 2`` is that 1 is the largest CEN (see
-    :data:`BINARY_SYMMETRIC_CEN_MAX`).
+    :data:`~cenmcc.entropy.BINARY_SYMMETRIC_CEN_MAX`).
 
     Examples
     --------

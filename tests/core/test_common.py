@@ -4,6 +4,7 @@ arrays, dtypes, invariances, ranges and the undefined-value rule."""
 import warnings
 
 import catalogue
+import exact
 import numpy as np
 import pytest
 from catalogue import (
@@ -280,6 +281,54 @@ def test_scaling_float_counts_by_a_power_of_two_changes_no_bit(metric, stack):
         values = quiet(metric, F)
         for exponent in (-1074, -1050, -600, 600, 990):
             np.testing.assert_array_equal(quiet(metric, F * 2.0**exponent), values)
+
+
+#: Metrics computed from ratios of exact integers of the counts, each rounded once (issue 45
+#: item 7): an integer multiple of the counts gives the same bits, so a simulation's ties between
+#: scaled matrices are ties of their floats.
+SCALE_EXACT = [m for m in COUNT_METRICS if m.id in ("informedness", "markedness", "macro_mcc")]
+
+
+@pytest.mark.parametrize("metric", SCALE_EXACT, ids=ids(SCALE_EXACT))
+def test_integer_multiples_of_the_counts_give_the_same_bits(metric):
+    rng = np.random.default_rng(45)
+    for K in (2, 3, 4, 6):
+        C = rng.integers(0, 30, size=(3000, K, K))
+        C[: 300 * K : K, 1:] = 0  # some with one true class (0/0), or classes never true
+        C[:, 0, 0] += 1
+        values = quiet(metric, C)
+        alone = [quiet(metric, C[i]) for i in range(0, 3000, 7)]
+        np.testing.assert_array_equal(alone, values[::7])  # the same bits in any stack
+        for k in range(2, 8):
+            np.testing.assert_array_equal(quiet(metric, k * C), values)
+        np.testing.assert_array_equal(quiet(metric, 3.0 * C), values)  # float counts
+        # Totals past the float64-exact terms (about 2**26.5) and past the int64 path (2**31).
+        for k in (10**6 + 3, 10**8 + 7):
+            np.testing.assert_array_equal(quiet(metric, k * C[:100]), values[:100])
+
+
+def test_the_macro_mcc_of_a_perfect_classification_is_1():
+    rng = np.random.default_rng(46)
+    assert cenmcc.macro_mcc([[671, 0], [0, 3]]) == 1.0  # issue 45 item 7
+    for K in (2, 3, 5, 8):
+        C = np.zeros((500, K, K), dtype=np.int64)
+        np.einsum("nii->ni", C)[...] = rng.integers(1, 10**6, size=(500, K))
+        np.testing.assert_array_equal(cenmcc.macro_mcc(C), 1.0)
+
+
+@pytest.mark.parametrize("name", ["informedness", "markedness"])
+def test_a_sum_of_one_vs_rest_terms_is_0_exactly_where_its_exact_value_is(name):
+    """Terms that cancel exactly sum to 0, not to a few units of roundoff, so that a relative
+    tie tolerance merges the matrices whose value is 0 (issue 45 item 7)."""
+    M = cenmcc.matrices_with_total(range(1, 7), 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.UndefinedMetricWarning)
+        values = getattr(cenmcc, name)(M)
+    oracle = getattr(exact, name)
+    zero = np.array([oracle(exact.fractions_of(c.tolist())) == 0 for c in M])
+    assert zero.sum() > 100
+    assert np.all(values[zero] == 0.0)
+    assert np.all(values[~zero] != 0.0)
 
 
 SYMMETRIC = having(COUNTS, symmetric=True)

@@ -124,6 +124,18 @@ def test_cenmcc_has_no_import_circle():
     assert not found, "import circles in cenmcc: " + "; ".join(path_around(c, edges) for c in found)
 
 
+def test_the_metric_core_imports_nothing_from_the_families():
+    """The modules directly in ``cenmcc/`` (the metrics) stand beneath the papers' closed forms
+    (:mod:`cenmcc.families`): issue 47 item 4."""
+    edges = graph()
+    core = [n for n, path in modules().items() if path.parent == PACKAGE and "." in n]
+    assert "cenmcc.entropy" in core
+    found = {
+        name: sorted(m for m in edges[name] if m.startswith("cenmcc.families")) for name in core
+    }
+    assert not {name: used for name, used in found.items() if used}
+
+
 def test_the_engine_imports_only_the_commands_it_stands_on():
     """``cenmcc.commands``' signals, files and staging are beneath the engine, the rest above."""
     edges = graph()

@@ -186,13 +186,13 @@ def test_macro_mcc_against_its_exact_value(zoo, K):
 @pytest.mark.parametrize("K", [2, 3, 5])
 def test_informedness_and_markedness_against_pycm_per_class(K):
     """PyCM gives each class's one-versus-rest BM and MK and no multi-class form: cenmcc's
-    informedness and markedness are their means weighted by the predicted and by the true
-    class sizes (the weighting its docstrings state)."""
+    informedness and markedness are their means weighted by the true and by the predicted
+    class sizes (Powers 2011, Eqs. (42) and (43), as the docstrings state)."""
     rng = np.random.default_rng(40 + K)
     for C in rng.integers(1, 20, size=(10, K, K)):
         cm = ConfusionMatrix(matrix={i: {j: int(C[i, j]) for j in range(K)} for i in range(K)})
         bm = np.array([cm.BM[k] for k in range(K)])
         mk = np.array([cm.MK[k] for k in range(K)])
         s = C.sum()
-        assert cenmcc.informedness(C) == pytest.approx(C.sum(axis=0) @ bm / s, abs=1e-12)
-        assert cenmcc.markedness(C) == pytest.approx(C.sum(axis=1) @ mk / s, abs=1e-12)
+        assert cenmcc.informedness(C) == pytest.approx(C.sum(axis=1) @ bm / s, abs=1e-12)
+        assert cenmcc.markedness(C) == pytest.approx(C.sum(axis=0) @ mk / s, abs=1e-12)

@@ -31,8 +31,9 @@ def _pycm(C):
     return pycm.ConfusionMatrix(matrix=table)
 
 
-def _exact_informedness(C) -> Fraction:
-    """``sum_k (p_k / s) (C_kk / t_k - FP_k / (s - t_k))`` in fractions (Powers 2011)."""
+def _powers_eq42(C) -> Fraction:
+    """Powers (2011) Eq. (42), transcribed in fractions: ``sum_k (t_k / s) (C_kk / t_k -
+    FP_k / (s - t_k))``, the one-versus-rest informedness weighted by the prevalence."""
     F = [[Fraction(x) for x in row] for row in C]
     K = len(F)
     t = [sum(row) for row in F]
@@ -41,7 +42,7 @@ def _exact_informedness(C) -> Fraction:
     total = Fraction(0)
     for k in range(K):
         if t[k] and s - t[k]:
-            total += p[k] / s * (F[k][k] / t[k] - (p[k] - F[k][k]) / (s - t[k]))
+            total += t[k] / s * (F[k][k] / t[k] - (p[k] - F[k][k]) / (s - t[k]))
     return total
 
 
@@ -52,15 +53,15 @@ def test_mcen_against_pycm(C):
 
 @pytest.mark.parametrize("C", ORACLE_MATRICES)
 def test_informedness_and_markedness_against_exact_fractions_and_pycm(C):
-    assert float(cenmcc.informedness(C)) == pytest.approx(float(_exact_informedness(C)), 1e-14)
-    transposed = np.transpose(C).tolist()
-    assert float(cenmcc.markedness(C)) == pytest.approx(
-        float(_exact_informedness(transposed)), 1e-14
-    )
-    stats = _pycm(C).class_stat  # PyCM's per-class BM and MK, weighted as Powers does
+    assert float(cenmcc.informedness(C)) == pytest.approx(float(_powers_eq42(C)), 1e-15)
+    transposed = np.transpose(C).tolist()  # Eq. (43) is Eq. (42) of the transposed matrix
+    assert float(cenmcc.markedness(C)) == pytest.approx(float(_powers_eq42(transposed)), 1e-15)
+    # PyCM gives each class's BM and MK and no multi-class form: weighted as Powers's
+    # Eqs. (42) and (43) weight them, by the true and by the predicted class sizes.
+    stats = _pycm(C).class_stat
     s, t, p = np.sum(C), np.sum(C, axis=1), np.sum(C, axis=0)
-    bm = sum(p[k] / s * stats["BM"][k] for k in range(len(C)))
-    mk = sum(t[k] / s * stats["MK"][k] for k in range(len(C)))
+    bm = sum(t[k] / s * stats["BM"][k] for k in range(len(C)))
+    mk = sum(p[k] / s * stats["MK"][k] for k in range(len(C)))
     assert float(cenmcc.informedness(C)) == pytest.approx(bm, 1e-13)
     assert float(cenmcc.markedness(C)) == pytest.approx(mk, 1e-13)
 
