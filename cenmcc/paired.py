@@ -350,14 +350,16 @@ def mover(theta_a, theta_b, p, ga, gb, n):
 
     Each measure's Fisher's z interval ``(l, u)`` at ``z`` (:func:`fisher_interval`, its
     standard error from :func:`delta_covariance`), and their correlation ``r = cov_ab /
-    sqrt(v_a v_b)`` (0 where a variance is 0), give ``L = d - sqrt((theta_a - l_a)^2 +
+    sqrt(v_a v_b)`` (0 where a variance is 0: a
+    measure of 1 or -1, say), give ``L = d - sqrt((theta_a - l_a)^2 +
     (u_b - theta_b)^2 - 2 r (theta_a - l_a)(u_b - theta_b))`` and ``U = d + sqrt((u_a -
     theta_a)^2 + (theta_b - l_b)^2 - 2 r (u_a - theta_a)(theta_b - l_b))``: Zou (2008),
     *Statistics in Medicine* 27:1693, with the standard cross terms.
     """
     va, vb = delta_variance(p, ga, n), delta_variance(p, gb, n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.nan_to_num(delta_covariance(p, ga, gb, n) / np.sqrt(va * vb))
+    product = va * vb
+    r = delta_covariance(p, ga, gb, n) / np.sqrt(product) if product > 0 else 0.0
+    r = float(np.clip(r, -1.0, 1.0))  # rounding can put |r| a hair above 1
     d = theta_a - theta_b
 
     def ends(z):

@@ -275,3 +275,18 @@ def test_the_comparison_of_many_classes_works_in_blocks():
 def test_what_cannot_fit_is_refused_before_the_work(call, match):
     with pytest.raises(ValueError, match=f"{match} .* GiB of memory, more than this machine's"):
         call()
+
+
+def test_mover_of_a_perfect_classifier_is_an_interval():
+    """Issue 46: where a's MCC is 1 its delta variance is 0 and the correlation of the two MCCs
+    is 0/0; MOVER crashed (Brent's method on a NaN end). The interval is then b's Fisher's z
+    interval moved by the difference, and contains the difference."""
+    T = np.array([[[69, 7], [0, 0]], [[0, 0], [2, 2]]])  # truth x a x b
+    y, a, b = np.repeat(np.argwhere(T >= 0), T.ravel(), axis=0).T
+    r = cenmcc.compare_classifiers(y, a, b, "mcc", method="mover")
+    assert r.statistic_a == 1
+    b_alone = cenmcc.confidence_interval(np.array([[69, 7], [2, 2]]), "mcc", method="fisher_z")
+    low, high = b_alone.confidence_interval
+    assert r.confidence_interval.low == pytest.approx(1 - high)
+    assert r.confidence_interval.high == pytest.approx(1 - low)
+    assert 0 <= r.pvalue < 0.05  # b's upper limit tends to 1 only as z does: never 0 here
