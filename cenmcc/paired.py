@@ -212,7 +212,7 @@ def compare_classifiers(
     for m in chosen:
         if method != AUTO:
             check_closed_form(method, m)
-    if method in BOOTSTRAP:
+    if method in (*BOOTSTRAP, AUTO):  # auto may choose a bootstrap
         check_resamples(n_resamples, level)
     cells, counts, K = joint_cells(y_true, y_pred_a, y_pred_b)
     by_method = auto_methods(cells, counts, K, chosen) if method == AUTO else {method: chosen}

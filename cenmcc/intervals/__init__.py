@@ -175,7 +175,8 @@ def confidence_interval(
         return per_class_wilson(counts, per_class_name(measure), level, method)
     chosen, single = resolve(measure)
     C, stack_shape = whole_counts(counts)
-    if method == AUTO:
+    if method == AUTO:  # it may choose a bootstrap: its resamples are checked before the work
+        check_resamples(n_resamples, level)
         by_method = auto_methods(C, chosen)
     else:
         by_method = {method: (chosen, np.ones((len(chosen), C.shape[0]), bool))}

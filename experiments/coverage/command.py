@@ -11,7 +11,7 @@ from cenmcc.commands.files import markdown_table, save_figures, write_atomic, wr
 from ..paths import REPO_ROOT
 from ..registry import Computed
 from .compute import coverage_module, run, speed
-from .plots import coverage_markdown, plot
+from .plots import coverage_markdown, plot, plot_default
 from .settings import FLAG, FULL, REDUCED
 
 #: The table ``method="auto"`` reads, written by every run of the grid.
@@ -59,9 +59,9 @@ def main(args: argparse.Namespace, out) -> Computed:
     write_table(out / "paired.csv", paired)
     module = coverage_module(table, paired, command)
     write_atomic(TABLE_MODULE, lambda tmp: tmp.write_text(module))
-    text = coverage_markdown(table, command)
+    text = coverage_markdown(table, paired, command)
     write_atomic(out / "coverage.md", lambda tmp: tmp.write_text(text))
-    save_figures({"coverage": plot(table)}, out, suffixes=(".png",))
+    save_figures({"coverage": plot(table), "default": plot_default(table)}, out, suffixes=(".png",))
     print(
         f"{len(table)} cells x methods; {summary['n_flagged']} below {FLAG}: "
         f"{summary['flagged_by_method']}; {seconds:.1f} s"

@@ -107,6 +107,13 @@ def shares(covered: np.ndarray) -> dict:
     }
 
 
+#: The columns of the paired table.
+PAIRED_COLUMNS = [
+    "scenario", "K", "n", "smallest", "unpredicted", "measure", "method", "difference", "null",
+    "coverage", "coverage_se", "test_sets", "flag", "mean_width", "rejected",
+]  # fmt: skip
+
+
 def paired_cell(scenario, n, test_sets, seed) -> list[dict]:
     """Coverage of the difference, and the rejection rate at :data:`ALPHA`, of every paired
     method and measure on test sets of ``n`` items drawn from a scenario's joint table."""
@@ -170,21 +177,24 @@ def paired_measures(method: str) -> list[str]:
     return list(PAIRED_MEASURES)
 
 
-def tasks(grid: dict) -> list[tuple]:
-    """Every cell of a grid as ``(function, arguments)``, without their seeds."""
+def tasks(grid: dict) -> tuple[list[tuple], list[str]]:
+    """Every cell of a grid as ``(function, arguments)``, without their seeds (the published
+    designs where ``grid["designs"]``, the paired scenarios where ``grid["paired_sets"]``), and
+    the names of the designs' cells in order."""
     single = [
         (cell, (*c, grid["test_sets"]))
         for c in itertools.product(grid["K"], grid["n"], ("balanced", "imbalanced"), RECALL)
     ]
+    published = DESIGNS if grid.get("designs") else {}
     designs = [
-        (measured, (P, n, grid["test_sets"])) for name, (P, sizes) in DESIGNS.items() for n in sizes
+        (measured, (P, n, grid["test_sets"])) for P, sizes in published.values() for n in sizes
     ]
     paired = [
         (paired_cell, (scenario, n, grid["paired_sets"]))
-        for scenario in paired_scenarios()
+        for scenario in (paired_scenarios() if grid.get("paired_sets") else ())
         for n in next(v for k, v in PAIRED_N.items() if scenario.startswith(k))
     ]
-    return single + designs + paired, [name for name in DESIGNS for _ in DESIGNS[name][1]]
+    return single + designs + paired, [name for name in published for _ in published[name][1]]
 
 
 def run(grid: dict, seed: int = 0, jobs: int = 1) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
@@ -206,9 +216,9 @@ def run(grid: dict, seed: int = 0, jobs: int = 1) -> tuple[pd.DataFrame, pd.Data
         parts = Parallel(n_jobs=jobs)(delayed(function)(*args) for function, args in calls)
     rows = [row for part in parts for row in part]
     table = pd.DataFrame([r for r in rows if "scenario" not in r])
-    paired = pd.DataFrame([r for r in rows if "scenario" in r])
+    paired = pd.DataFrame([r for r in rows if "scenario" in r], columns=PAIRED_COLUMNS)
     flagged = table[table["flag"]]
-    nulls = paired[paired["null"] & paired["n"].isin((200, 1000))]
+    nulls = paired[paired["null"].astype(bool) & paired["n"].isin((200, 1000))]
     summary = {
         "grid": dict(grid),
         "level": LEVEL,
@@ -261,34 +271,41 @@ def speed(resamples: int = 10_000, sklearn_resamples: int = 200, seed: int = 0) 
     return table.drop(columns="seconds")
 
 
+def table_entries(frame: pd.DataFrame, keys: list[str]) -> dict:
+    """For each measure of a coverage table, its cells' regimes
+    (:func:`cenmcc.intervals.auto.regime`) and each method's coverage and mean width there:
+    the form of :mod:`cenmcc.intervals._coverage_table`."""
+    out = {}
+    for name, part in frame.groupby("measure", sort=True):
+        wide = part.pivot_table(
+            index=keys, columns="method", values=["coverage", "mean_width"], aggfunc="first"
+        )
+        index = wide.index.to_frame(index=False)
+        where = auto.regime(index["n"], 1, index["smallest"], index["unpredicted"])
+        where[:, 1] = np.log2(index["K"])
+        out[name] = {
+            "regime": [tuple(round(float(x), 4) for x in row) for row in where],
+            "coverage": {
+                m: [round(float(x), 4) for x in wide["coverage"][m]]
+                for m in wide["coverage"].columns
+            },
+            "width": {
+                m: [round(float(x), 4) for x in wide["mean_width"][m]]
+                for m in wide["mean_width"].columns
+            },
+        }
+    return out
+
+
+#: The columns that tell the cells of each table apart.
+SINGLE_KEYS = ["K", "n", "classes", "classifier", "smallest", "unpredicted"]
+PAIRED_KEYS = ["scenario", "K", "n", "smallest", "unpredicted"]
+
+
 def coverage_module(table: pd.DataFrame, paired: pd.DataFrame, command: str) -> str:
-    """The source of :mod:`cenmcc.intervals._coverage_table`: for each measure, the cells'
-    regimes (:func:`cenmcc.intervals.auto.regime`) and each method's coverage and mean width."""
-
-    def entries(frame: pd.DataFrame, keys: list[str]) -> dict:
-        out = {}
-        for name, part in frame.groupby("measure", sort=True):
-            wide = part.pivot_table(
-                index=keys, columns="method", values=["coverage", "mean_width"], aggfunc="first"
-            )
-            index = wide.index.to_frame(index=False)
-            where = auto.regime(index["n"], 1, index["smallest"], index["unpredicted"])
-            where[:, 1] = np.log2(index["K"])
-            out[name] = {
-                "regime": [tuple(round(float(x), 4) for x in row) for row in where],
-                "coverage": {
-                    m: [round(float(x), 4) for x in wide["coverage"][m]]
-                    for m in wide["coverage"].columns
-                },
-                "width": {
-                    m: [round(float(x), 4) for x in wide["mean_width"][m]]
-                    for m in wide["mean_width"].columns
-                },
-            }
-        return out
-
-    single = entries(table, ["K", "n", "classes", "classifier", "smallest", "unpredicted"])
-    both = entries(paired, ["scenario", "K", "n", "smallest", "unpredicted"])
+    """The source of :mod:`cenmcc.intervals._coverage_table` (:func:`table_entries`)."""
+    single = table_entries(table, SINGLE_KEYS)
+    both = table_entries(paired, PAIRED_KEYS)
     return (
         '"""Coverage of 95% intervals measured by the coverage experiment, for\n'
         f'``method="auto"``. Generated by ``{command}`` (experiments/coverage): do not edit.\n'

@@ -62,10 +62,16 @@ RECALL = {"good": 0.9, "poor": 0.6}
 
 #: The grid: 1,000 test sets a cell (the binomial SE of a coverage near 0.95 is 0.007) and 400
 #: a paired cell (0.011; of a type-I error near 0.05, 0.011).
-FULL = {"K": (2, 3, 5, 10), "n": (50, 200, 1000, 5000), "test_sets": 1000, "paired_sets": 400}
+FULL = {
+    "K": (2, 3, 5, 10),
+    "n": (50, 200, 1000, 5000),
+    "test_sets": 1000,
+    "designs": True,
+    "paired_sets": 400,
+}
 
 
-REDUCED = {"K": (2, 3), "n": (50, 200, 1000), "test_sets": 500, "paired_sets": 200}
+REDUCED = {"K": (2, 3), "n": (50, 200, 1000), "test_sets": 500, "designs": True, "paired_sets": 100}
 
 
 #: The published designs, rerun with every method: Itaya et al. (2024)'s binary MCC (TP = TN =
