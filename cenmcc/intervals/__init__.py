@@ -87,7 +87,11 @@ def confidence_interval(
         ``method="wilson"``: the interval of every class, arrays of shape ``(..., K)``.
     level : float, default 0.95
         The confidence level, in (0, 1).
-    method : {"bca", "percentile", "wald", "fisher_z", "wilson", "fce"}, default "bca"
+    method : {"auto", "bca", "percentile", "wald", "fisher_z", "wilson", "fce"}, default "auto"
+        ``"auto"``: for each matrix and measure, the method that covered best in the coverage
+        experiment's cells nearest to the matrix (its size, K, smallest class and classes
+        never predicted; :mod:`cenmcc.intervals.auto`), BCa for a measure it did not measure;
+        Wilson's interval for per-class recall and precision.
         ``"bca"``, ``"percentile"``: bootstrap over the items (any measure).
         ``"wald"``: the delta method's standard error ``se`` and ``theta +/- z se`` (any
         measure with a gradient in the cell proportions: written out for the MCC, binary and
@@ -110,7 +114,16 @@ def confidence_interval(
     -------
     IntervalResult, or dict of str to IntervalResult
         One per measure; arrays of shape (...), 0-d for one matrix; (..., K) for per-class
-        recall or precision.
+        recall or precision. Its ``method`` is the method used (for ``"auto"``, the one
+        chosen; an array of them, shape (...), where the matrices of a stack got different
+        ones).
+
+    Warns
+    -----
+    CoverageWarning
+        With ``"auto"``, once per call, where in the experiment's cells nearest to a matrix no
+        method covered 0.93 at level 0.95: it names the measure, the regime and the coverage
+        measured there. The interval is still returned.
 
     Raises
     ------
