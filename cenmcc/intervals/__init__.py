@@ -214,7 +214,7 @@ def confidence_interval(
         part, bad = fields[m.name], undefined[m.name][:, 0]
         values = [statistic[m.name][:, 0], part["low"], part["high"], part["standard_error"]]
         values = [np.where(bad, np.nan, x).reshape(stack_shape)[()] for x in values]
-        used = part["method"]
+        used = part["method"] if len(C) else np.array(list(by_method), object)
         results[m.name] = IntervalResult(
             values[0],
             ConfidenceInterval(values[1], values[2]),
@@ -254,6 +254,8 @@ def auto_methods(C: np.ndarray, chosen: list[Measure]) -> dict:
     """``method="auto"``: for each method chosen, the measures it serves and where ``(measures,
     M)``; one :class:`cenmcc.CoverageWarning` for the measures whose choice may under-cover
     (:mod:`.auto`)."""
+    if not len(C):  # an empty stack: nothing to choose for
+        return {auto.FALLBACK: (chosen, np.ones((len(chosen), 0), bool))}
     features = auto.matrix_regime(C)
     choices, low = {}, {}
     for m in chosen:

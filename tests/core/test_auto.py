@@ -163,3 +163,9 @@ def test_the_default_covers_or_warns_on_unseen_populations(population):
         assert coverage >= 0.92 or warned >= 0.9, ("interval", name, coverage, warned)
     for name, (coverage, warned) in acceptance_paired(unseen_pair(P), 80, 300, 1).items():
         assert coverage >= 0.92 or warned >= 0.9, ("difference", name, coverage, warned)
+
+
+def test_an_empty_stack_by_default_is_empty():
+    r = cenmcc.confidence_interval(np.zeros((0, 2, 2), int), "mcc")
+    assert r.statistic.shape == r.confidence_interval.low.shape == (0,)
+    assert r.method in METHODS
