@@ -13,7 +13,9 @@ there, capped at :data:`ENOUGH` (so that sampling noise above it does not decide
 narrowest of the best-scored methods (mean width over the nearest cells) is chosen. Where even
 the best scores below :data:`FLAG`, the call warns (:class:`cenmcc.CoverageWarning`), once,
 naming the measure, the regime and that coverage. A measure the experiment did not measure gets
-BCa, scored by the median over the measures it did of BCa's worst coverage.
+BCa, scored by the median over the measures it did of BCa's worst coverage. The table is of
+95% intervals: at another level the same method is chosen, and the warning still reports the
+95% interval's coverage.
 """
 
 from __future__ import annotations
