@@ -56,7 +56,7 @@ from .correlation import (
 )
 from .entropy import cen, cen_per_class, mcen
 from .enumeration import matrices_with_row_sums, matrices_with_total, weak_compositions
-from .exceptions import UndefinedMetricWarning
+from .exceptions import CoverageWarning, UndefinedMetricWarning
 from .families import (
     b_matrix,
     binary,
@@ -90,6 +90,7 @@ __all__ = [
     "K_PAPER",
     "MEASURES",
     "Counts",
+    "CoverageWarning",
     "HandTillAUC",
     "Measure",
     "OneVsRestCurves",

@@ -360,27 +360,39 @@ EXPERIMENTS = (
         module="experiments.coverage.command",
         folder="coverage",
         options=("seed", "output"),
-        summary="coverage of the confidence intervals (level 0.95) of eight measures, by method",
-        description="Draws 2,000 test sets from each population of a grid (K classes, "
-        "balanced or imbalanced classes, a good or a poor classifier, n items) and counts the "
+        summary="coverage of the confidence intervals (level 0.95) of eight measures, by method, "
+        "and of paired comparisons; the table of method='auto'",
+        description="Draws 1,000 test sets from each population of a grid (K classes, "
+        "balanced or imbalanced classes, a good or a poor classifier, n items) and of the "
+        "published designs of Itaya et al. (2024) and Tamura et al. (2025), and counts the "
         "intervals (level 0.95) of MCC, CEN, kappa, accuracy, balanced accuracy, macro F1 and "
-        "the macro and micro MCC (BCa, percentile and delta for each; Wilson for accuracy and "
-        "the micro MCC, Fleiss-Cohen-Everitt for kappa; bootstrap with 999 resamples) that "
-        "contain the population's value; cells (a measure, a method, a population) below 0.93 "
-        "are flagged. The default is a reduced grid (K = 2, 3; n = 50, 200, 1,000; 648 cells; "
-        "about 5 minutes on one core); --full runs K = 2, 3, 5, 10 and n up to 5,000 (1,728 "
-        "cells; about half an hour on one core). "
+        "the macro and micro MCC (BCa, percentile and Wald for each; Fisher's z for the MCCs "
+        "and kappa; Wilson for accuracy and the micro MCC, Fleiss-Cohen-Everitt for kappa; "
+        "bootstrap with 999 resamples) that contain the population's value; cells below 0.93 "
+        "are flagged. Paired scenarios (null, with equal MCCs, and not) give each paired "
+        "method's type-I error, power and coverage on 400 test sets a cell. Writes the table "
+        "method='auto' reads (cenmcc/intervals/_coverage_table.py). The default is a reduced "
+        "grid (K = 2, 3; n = 50, 200, 1,000); --full runs K = 2, 3, 5, 10 and n up to 5,000 "
+        "(about 15 minutes with --jobs 2). "
         "--speed times BCa of 8 measures (the first six, t-MCC and macro precision) against "
-        "scikit-learn instead.",
-        outputs="coverage.csv, coverage.md, coverage.png and summary.json, or with --speed "
-        "speed.csv and speed.md (each run keeps the tables it does not write)",
+        "scikit-learn instead, and method='auto'.",
+        outputs="coverage.csv, paired.csv, coverage.md, coverage.png, default.png and "
+        "summary.json, or with --speed speed.csv and speed.md (each run keeps the tables it "
+        "does not write)",
         figures=(
             Figure(
                 "coverage.png",
                 "Coverage of the confidence intervals",
-                "Share of 2,000 test sets whose 95% interval contains the population's value, "
+                "Share of 1,000 test sets whose 95% interval contains the population's value, "
                 "against the test set's size, for each measure and method (solid: 0.95; "
                 "dashed: 0.93, below which a cell is flagged).",
+            ),
+            Figure(
+                "default.png",
+                "Where the default interval holds",
+                "For each measure and cell (test set size n, smallest class), whether "
+                "method='auto' covers at least 0.93 in the cell's neighbourhood (circle) or "
+                "warns (cross).",
             ),
         ),
         in_all=False,

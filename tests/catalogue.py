@@ -288,6 +288,7 @@ EXCLUDED = {
     "PairCounts",
     "PrecisionRecallCurve",
     "UndefinedMetricWarning",
+    "CoverageWarning",
     # Eq. (3)'s constant k(K) and its printed coefficients: a curve in the number of classes,
     # not a measure of data (tests/core/test_validation.py checks its parameters).
     "K_PAPER",

@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import fscore
+from ..registry import Measure
+from . import auto
 from .arguments import (
     check_level,
     check_memory,
@@ -47,8 +49,11 @@ from .results import ConfidenceInterval, IntervalResult
 
 __all__ = ["ConfidenceInterval", "IntervalResult", "confidence_interval"]
 
-#: The methods of :func:`confidence_interval`.
+#: The methods of :func:`confidence_interval`, besides ``"auto"``.
 METHODS = ("bca", "percentile", "wald", "fisher_z", "wilson", "fce")
+
+#: The default method: chosen by the coverage experiment's table (:mod:`.auto`).
+AUTO = "auto"
 
 #: The per-class measures with Wilson's interval, shape (..., K): the axis their trials are
 #: summed over (recall: ``C_kk`` of the ``t_k`` items of class k; precision: of the ``p_k``
@@ -61,7 +66,7 @@ def confidence_interval(
     measure,
     *,
     level: float = 0.95,
-    method: str = "bca",
+    method: str = AUTO,
     n_resamples: int = 9999,
     random_state=None,
 ):
@@ -82,7 +87,11 @@ def confidence_interval(
         ``method="wilson"``: the interval of every class, arrays of shape ``(..., K)``.
     level : float, default 0.95
         The confidence level, in (0, 1).
-    method : {"bca", "percentile", "wald", "fisher_z", "wilson", "fce"}, default "bca"
+    method : {"auto", "bca", "percentile", "wald", "fisher_z", "wilson", "fce"}, default "auto"
+        ``"auto"``: for each matrix and measure, the method that covered best in the coverage
+        experiment's cells nearest to the matrix (its size, K, smallest class and classes
+        never predicted; :mod:`cenmcc.intervals.auto`), BCa for a measure it did not measure;
+        Wilson's interval for per-class recall and precision.
         ``"bca"``, ``"percentile"``: bootstrap over the items (any measure).
         ``"wald"``: the delta method's standard error ``se`` and ``theta +/- z se`` (any
         measure with a gradient in the cell proportions: written out for the MCC, binary and
@@ -105,7 +114,16 @@ def confidence_interval(
     -------
     IntervalResult, or dict of str to IntervalResult
         One per measure; arrays of shape (...), 0-d for one matrix; (..., K) for per-class
-        recall or precision.
+        recall or precision. Its ``method`` is the method used (for ``"auto"``, the one
+        chosen; an array of them, shape (...), where the matrices of a stack got different
+        ones).
+
+    Warns
+    -----
+    CoverageWarning
+        With ``"auto"``, once per call, where in the experiment's cells nearest to a matrix no
+        method covered 0.93 at level 0.95: it names the measure, the regime and the coverage
+        measured there. The interval is still returned.
 
     Raises
     ------
@@ -165,47 +183,105 @@ def confidence_interval(
     ([0.67, 0.786], [0.888, 0.957])
     """
     level = check_level(level)
-    check_method(method, METHODS)
+    check_method(method, (*METHODS, AUTO))
     if per_class_name(measure):
         return per_class_wilson(counts, per_class_name(measure), level, method)
     chosen, single = resolve(measure)
     C, stack_shape = whole_counts(counts)
+    if method == AUTO:  # it may choose a bootstrap: its resamples are checked before the work
+        check_resamples(n_resamples, level)
+        by_method = auto_methods(C, chosen)
+    else:
+        by_method = {method: (chosen, np.ones((len(chosen), C.shape[0]), bool))}
+    for name, (measures, _) in by_method.items():
+        for m in measures:
+            check_closed_form(name, m)
+    statistic, undefined, _ = evaluate(C[:, None], chosen)
+    rng = np.random.default_rng(random_state)
+    fields = {m.name: {} for m in chosen}
+    for name, (measures, use) in by_method.items():
+        rows = use.any(axis=0)
+        parts = intervals(
+            C[rows], measures, statistic, undefined, rows, level, name, n_resamples, rng
+        )
+        for m, mine in zip(measures, use, strict=True):
+            for key, x in parts[m.name].items():
+                out = fields[m.name].setdefault(key, np.zeros(C.shape[0], np.asarray(x).dtype))
+                out[mine] = np.asarray(x)[mine[rows]]
+            fields[m.name].setdefault("method", np.empty(C.shape[0], object))[mine] = name
+    results = {}
     for m in chosen:
-        check_closed_form(method, m)
+        part, bad = fields[m.name], undefined[m.name][:, 0]
+        values = [statistic[m.name][:, 0], part["low"], part["high"], part["standard_error"]]
+        values = [np.where(bad, np.nan, x).reshape(stack_shape)[()] for x in values]
+        used = part["method"] if len(C) else np.array(list(by_method), object)
+        results[m.name] = IntervalResult(
+            values[0],
+            ConfidenceInterval(values[1], values[2]),
+            values[3],
+            part["n_undefined"].reshape(stack_shape)[()],
+            bad.reshape(stack_shape)[()],
+            str(used[0]) if len(set(used)) == 1 else used.astype(str).reshape(stack_shape),
+            level,
+            n_resamples if set(used) & set(BOOTSTRAP) else 0,
+        )
+    return results[chosen[0].name] if single else results
+
+
+def intervals(C, measures, statistic, undefined, rows, level, method, n_resamples, rng) -> dict:
+    """The intervals by one ``method`` of the matrices ``C`` (the ``rows`` of the stack whose
+    ``statistic`` and ``undefined`` are given): by measure name, ``low``, ``high``,
+    ``standard_error`` and ``n_undefined`` of shape ``(M,)``."""
     if method in BOOTSTRAP:
         check_resamples(n_resamples, level)
         check_memory(
-            peak_bytes(n_resamples, len(chosen), C.shape[-1] ** 2),
+            peak_bytes(n_resamples, len(measures), C.shape[-1] ** 2),
             f"a bootstrap of {n_resamples:,} resamples",
         )
         if method == "bca" and C.shape[0] and C.sum(axis=(-2, -1)).min() < 2:
             raise ValueError("BCa's jackknife needs at least 2 items in every matrix")
-    statistic, undefined, _ = evaluate(C[:, None], chosen)
-    if method in BOOTSTRAP:
-        rng = np.random.default_rng(random_state)
-        parts = bootstrap(C, chosen, statistic, level, method, n_resamples, rng)
-    else:
-        parts = {
-            m.name: analytic(C, m, statistic[m.name][:, 0], level, method, undefined[m.name][:, 0])
-            for m in chosen
-        }
-    results = {}
-    for m in chosen:
-        part = parts[m.name]
-        bad = undefined[m.name][:, 0]
-        fields = [statistic[m.name][:, 0], part["low"], part["high"], part["standard_error"]]
-        fields = [np.where(bad, np.nan, x).reshape(stack_shape)[()] for x in fields]
-        results[m.name] = IntervalResult(
-            fields[0],
-            ConfidenceInterval(fields[1], fields[2]),
-            fields[3],
-            part["n_undefined"].reshape(stack_shape)[()],
-            bad.reshape(stack_shape)[()],
-            method,
-            level,
-            n_resamples if method in BOOTSTRAP else 0,
+        mine = {m.name: statistic[m.name][rows] for m in measures}
+        return bootstrap(C, measures, mine, level, method, n_resamples, rng)
+    return {
+        m.name: analytic(
+            C, m, statistic[m.name][rows, 0], level, method, undefined[m.name][rows, 0]
         )
-    return results[chosen[0].name] if single else results
+        for m in measures
+    }
+
+
+def auto_methods(C: np.ndarray, chosen: list[Measure]) -> dict:
+    """``method="auto"``: for each method chosen, the measures it serves and where ``(measures,
+    M)``; one :class:`cenmcc.CoverageWarning` for the measures whose choice may under-cover
+    (:mod:`.auto`)."""
+    if not len(C):  # an empty stack: nothing to choose for
+        return {auto.FALLBACK: (chosen, np.ones((len(chosen), 0), bool))}
+    features = auto.matrix_regime(C)
+    choices, low = {}, {}
+    for m in chosen:
+        allowed = [x for x in METHODS if applies(x, m)]
+        methods, coverage = auto.choose(features, m, auto.table("single"), allowed)
+        choices[m.name] = methods
+        weak = coverage < auto.FLAG
+        if weak.any():
+            worst = int(np.argmin(coverage))
+            where = auto.describe_regime(features[worst])
+            low[m.name] = (coverage[worst], methods[worst], where, int(weak.sum()), len(C))
+    auto.warn(low, "interval")
+    by_method = {}
+    for name in dict.fromkeys(x for methods in choices.values() for x in methods):
+        measures = [m for m in chosen if (choices[m.name] == name).any()]
+        by_method[name] = (measures, np.array([choices[m.name] == name for m in measures]))
+    return by_method
+
+
+def applies(method: str, m: Measure) -> bool:
+    """Whether ``method`` can give an interval of ``m`` (:func:`check_closed_form` accepts it)."""
+    try:
+        check_closed_form(method, m)
+    except ValueError:
+        return False
+    return True
 
 
 def per_class_name(measure) -> str | None:
@@ -222,7 +298,7 @@ def per_class_wilson(counts, name: str, level: float, method: str) -> IntervalRe
     Class k's recall is ``C_kk`` successes of ``t_k`` trials, its precision ``C_kk`` of ``p_k``;
     where there are no trials the class is undefined (NaN, ``undefined`` True).
     """
-    if method != "wilson":
+    if method not in ("wilson", AUTO):
         raise ValueError(
             f"per-class {name!r} has Wilson's interval only (method='wilson'), not {method!r}; "
             f"its averages ('{name}_macro', ...) have every method"
@@ -243,7 +319,7 @@ def per_class_wilson(counts, name: str, level: float, method: str) -> IntervalRe
         fields[3],
         np.zeros(shape, dtype=np.int64),
         undefined.reshape(shape),
-        method,
+        "wilson",
         level,
         0,
     )

@@ -33,10 +33,12 @@ class IntervalResult:
         undefined values; 0 for the methods that draw no resample.
     undefined : ndarray of bool, shape (...)
         Where the measure of the matrix itself is 0/0: no interval there.
-    method : str
+    method : str or ndarray of str
+        The method used; with ``method="auto"`` the one chosen, an array of shape (...) where
+        the matrices of a stack got different ones.
     level : float
     n_resamples : int
-        Resamples per matrix (0 for the methods that draw none).
+        Resamples per matrix (0 where no method used draws any).
     """
 
     statistic: np.ndarray
@@ -44,6 +46,6 @@ class IntervalResult:
     standard_error: np.ndarray
     n_undefined: np.ndarray
     undefined: np.ndarray
-    method: str
+    method: str | np.ndarray
     level: float
     n_resamples: int

@@ -8,10 +8,14 @@ import time
 from cenmcc.commands.arguments import positive_int
 from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
 
+from ..paths import REPO_ROOT
 from ..registry import Computed
-from .compute import run, speed
-from .plots import coverage_markdown, plot
+from .compute import coverage_module, run, speed
+from .plots import coverage_markdown, plot, plot_default
 from .settings import FLAG, FULL, REDUCED
+
+#: The table ``method="auto"`` reads, written by every run of the grid.
+TABLE_MODULE = REPO_ROOT / "cenmcc" / "intervals" / "_coverage_table.py"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,13 +52,16 @@ def main(args: argparse.Namespace, out) -> Computed:
         return Computed(None)
     grid = FULL if args.full else REDUCED
     start = time.perf_counter()
-    table, summary = run(grid, args.seed, args.jobs)
+    table, paired, summary = run(grid, args.seed, args.jobs)
     seconds = time.perf_counter() - start
     command = "python -m experiments coverage" + (" --full" if args.full else "")
     write_table(out / "coverage.csv", table)
-    text = coverage_markdown(table, command)
+    write_table(out / "paired.csv", paired)
+    module = coverage_module(table, paired, command)
+    write_atomic(TABLE_MODULE, lambda tmp: tmp.write_text(module))
+    text = coverage_markdown(table, paired, command)
     write_atomic(out / "coverage.md", lambda tmp: tmp.write_text(text))
-    save_figures({"coverage": plot(table)}, out, suffixes=(".png",))
+    save_figures({"coverage": plot(table), "default": plot_default(table)}, out, suffixes=(".png",))
     print(
         f"{len(table)} cells x methods; {summary['n_flagged']} below {FLAG}: "
         f"{summary['flagged_by_method']}; {seconds:.1f} s"

@@ -66,7 +66,7 @@ def test_bca_is_the_item_jackknifes_on_a_tiny_sample():
     """
     C = np.array([[3, 1], [2, 4]])
     B = 999
-    ours = cenmcc.confidence_interval(C, "mcc", n_resamples=B, random_state=5)
+    ours = cenmcc.confidence_interval(C, "mcc", method="bca", n_resamples=B, random_state=5)
     t, p = expanded_labels(C)
     jack = [
         float(labels_statistic("mcc", 2)(np.delete(t, i), np.delete(p, i))) for i in range(t.size)
@@ -156,18 +156,22 @@ def test_coverage_of_95_percent_intervals(name, method):
 
 
 def test_random_state_reproduces():
-    first = cenmcc.confidence_interval(C3, "cen", n_resamples=999, random_state=7)
+    first = cenmcc.confidence_interval(C3, "cen", method="bca", n_resamples=999, random_state=7)
     again = cenmcc.confidence_interval(
-        C3, "cen", n_resamples=999, random_state=np.random.default_rng(7)
+        C3, "cen", method="bca", n_resamples=999, random_state=np.random.default_rng(7)
     )
-    other = cenmcc.confidence_interval(C3, "cen", n_resamples=999, random_state=8)
+    other = cenmcc.confidence_interval(C3, "cen", method="bca", n_resamples=999, random_state=8)
     assert first == again
     assert first.confidence_interval != other.confidence_interval
 
 
 def test_several_measures_share_the_resamples():
-    both = cenmcc.confidence_interval(C3, ["mcc", "cen"], n_resamples=999, random_state=3)
-    alone = cenmcc.confidence_interval(C3, cenmcc.cen, n_resamples=999, random_state=3)
+    both = cenmcc.confidence_interval(
+        C3, ["mcc", "cen"], method="bca", n_resamples=999, random_state=3
+    )
+    alone = cenmcc.confidence_interval(
+        C3, cenmcc.cen, method="bca", n_resamples=999, random_state=3
+    )
     assert both["cen"] == alone
     assert list(both) == ["mcc", "cen"]
 
@@ -342,7 +346,11 @@ KINKED = cenmcc.Measure("abs_mcc", lambda C: np.abs(cenmcc.mcc(C)), True)
         ({"method": "wilson"}, ValueError, "'wilson' is for .*, not 'mcc'"),
         ({"method": "fce"}, ValueError, "'fce' is for 'cohen_kappa', not 'mcc'"),
         ({"measure": "macro_mcc", "method": "wilson"}, ValueError, "not 'macro_mcc'"),
-        ({"measure": "recall"}, ValueError, "per-class 'recall' has Wilson's interval only"),
+        (
+            {"measure": "recall", "method": "bca"},
+            ValueError,
+            "per-class 'recall' has Wilson's interval only",
+        ),
         (
             {"measure": cenmcc.precision, "method": "wald"},
             ValueError,
@@ -364,7 +372,7 @@ KINKED = cenmcc.Measure("abs_mcc", lambda C: np.abs(cenmcc.mcc(C)), True)
             r"not 'mcc' \(range \[-inf, inf\]\)",
         ),
         ({"counts": [[1.5, 2], [3, 4]]}, ValueError, "counts must be whole numbers"),
-        ({"counts": [[1, 0], [0, 0]]}, ValueError, "at least 2 items"),
+        ({"counts": [[1, 0], [0, 0]], "method": "bca"}, ValueError, "at least 2 items"),
     ],
 )
 def test_bad_input_is_refused(kwargs, error, match):

@@ -95,10 +95,13 @@ def test_a_classifier_against_itself_differs_by_nothing(method):
 
 def test_comparison_reproduces_and_flags_an_undefined_measure():
     y, a, b = paired_labels(30, 15, 100, 20)
-    first = cenmcc.compare_classifiers(y, a, b, "cen", n_resamples=999, random_state=3)
-    assert first == cenmcc.compare_classifiers(y, a, b, "cen", n_resamples=999, random_state=3)
+    kwargs = {"method": "bca", "n_resamples": 999, "random_state": 3}
+    first = cenmcc.compare_classifiers(y, a, b, "cen", **kwargs)
+    assert first == cenmcc.compare_classifiers(y, a, b, "cen", **kwargs)
     constant = np.zeros_like(y)  # predicts one class: its MCC is 0/0
-    r = cenmcc.compare_classifiers(y, a, constant, "mcc", n_resamples=99, random_state=0)
+    r = cenmcc.compare_classifiers(
+        y, a, constant, "mcc", method="bca", n_resamples=99, random_state=0
+    )
     assert r.undefined
     assert np.isnan(r.statistic)
     assert np.isnan(r.confidence_interval.low)
@@ -270,7 +273,7 @@ def test_the_comparison_of_many_classes_works_in_blocks():
     [
         (
             lambda: cenmcc.compare_classifiers(
-                [0, 1] * 5, [0, 1] * 5, [1, 0] * 5, "mcc", n_resamples=10**12
+                [0, 1] * 5, [0, 1] * 5, [1, 0] * 5, "mcc", method="bca", n_resamples=10**12
             ),
             "a bootstrap of 1,000,000,000,000 resamples of 2 classes needs about",
         ),
@@ -281,7 +284,9 @@ def test_the_comparison_of_many_classes_works_in_blocks():
             "the comparison of 100,000 classes needs about",
         ),
         (
-            lambda: cenmcc.confidence_interval([[5, 1], [2, 6]], "mcc", n_resamples=10**12),
+            lambda: cenmcc.confidence_interval(
+                [[5, 1], [2, 6]], "mcc", method="bca", n_resamples=10**12
+            ),
             "a bootstrap of 1,000,000,000,000 resamples needs about",
         ),
     ],
@@ -290,3 +295,18 @@ def test_the_comparison_of_many_classes_works_in_blocks():
 def test_what_cannot_fit_is_refused_before_the_work(call, match):
     with pytest.raises(ValueError, match=f"{match} .* GiB of memory, more than this machine's"):
         call()
+
+
+def test_mover_of_a_perfect_classifier_is_an_interval():
+    """Issue 46: where a's MCC is 1 its delta variance is 0 and the correlation of the two MCCs
+    is 0/0; MOVER crashed (Brent's method on a NaN end). The interval is then b's Fisher's z
+    interval moved by the difference, and contains the difference."""
+    T = np.array([[[69, 7], [0, 0]], [[0, 0], [2, 2]]])  # truth x a x b
+    y, a, b = np.repeat(np.argwhere(T >= 0), T.ravel(), axis=0).T
+    r = cenmcc.compare_classifiers(y, a, b, "mcc", method="mover")
+    assert r.statistic_a == 1
+    b_alone = cenmcc.confidence_interval(np.array([[69, 7], [2, 2]]), "mcc", method="fisher_z")
+    low, high = b_alone.confidence_interval
+    assert r.confidence_interval.low == pytest.approx(1 - high)
+    assert r.confidence_interval.high == pytest.approx(1 - low)
+    assert 0 <= r.pvalue < 0.05  # b's upper limit tends to 1 only as z does: never 0 here

@@ -19,12 +19,13 @@ def test_coverage_populations_have_their_priors_and_recall(balance):
 
 def test_coverage_cell_reports_every_method_and_measure():
     from experiments.coverage.compute import cell
-    from experiments.coverage.settings import CLOSED_FORMS, MEASURES, METHODS
+    from experiments.coverage.settings import CLOSED_FORMS, FISHER_Z, MEASURES, METHODS
 
     rows = cell(2, 100, "balanced", "good", 60, np.random.SeedSequence(0))
-    assert len(rows) == len(MEASURES) * len(METHODS) + len(CLOSED_FORMS)
+    assert len(rows) == len(MEASURES) * len(METHODS) + len(FISHER_Z) + len(CLOSED_FORMS)
     assert {(r["measure"], r["method"]) for r in rows} == {
         *((name, method) for name in MEASURES for method in METHODS),
+        *((name, "fisher_z") for name in FISHER_Z),
         *CLOSED_FORMS.items(),
     }  # two measures share Wilson's interval: neither replaces the other
     assert {"macro_mcc", "micro_mcc"} <= set(MEASURES)
@@ -61,8 +62,8 @@ def test_coverage_of_the_macro_and_micro_mcc_against_their_population_values():
     rows = cell(K, 1000, "imbalanced", "poor", test_sets, np.random.SeedSequence(1))
     new = [r for r in rows if r["measure"] in ("macro_mcc", "micro_mcc")]
     assert {(r["measure"], r["method"]) for r in new} == {
-        *(("macro_mcc", m) for m in ("bca", "percentile", "wald")),
-        *(("micro_mcc", m) for m in ("bca", "percentile", "wald", "wilson")),
+        *(("macro_mcc", m) for m in ("bca", "percentile", "wald", "fisher_z")),
+        *(("micro_mcc", m) for m in ("bca", "percentile", "wald", "fisher_z", "wilson")),
     }
     macro = one_vs_rest_mccs(P).mean()
     micro = (K * np.trace(P) - 1) / (K - 1)
@@ -95,14 +96,86 @@ def test_coverage_figure_has_a_panel_per_measure():
     from experiments.coverage.plots import ALL_METHODS, plot
     from experiments.coverage.settings import MEASURES
 
-    table, _ = run({"K": (3,), "n": (50,), "test_sets": 20}, seed=0)
+    table, paired, _ = run({"K": (3,), "n": (50,), "test_sets": 20}, seed=0)
+    assert paired.empty  # no paired scenarios asked for
     fig = plot(table)
     try:
         titles = [ax.get_title() for ax in fig.axes if ax.has_data()]
         assert titles == [cenmcc.MEASURES[name].label for name in MEASURES]
         assert len(titles) == 8
-        assert len(ALL_METHODS) == len(set(ALL_METHODS)) == 5
+        assert len(ALL_METHODS) == len(set(ALL_METHODS)) == 6
         legend = [t.get_text() for t in fig.legends[0].get_texts()]
         assert sorted(legend) == sorted(ALL_METHODS)
     finally:
         plt.close(fig)
+
+
+def test_published_designs_are_the_papers_matrices():
+    """Itaya et al.'s binary design has MCC 0.8; Tamura et al.'s three classes and paired joint
+    table are probabilities (their counts over 500)."""
+    from experiments.coverage.settings import DESIGNS, TAMURA_PAIRED
+
+    P, sizes = DESIGNS["itaya2024"]
+    assert float(cenmcc.mcc(P)) == pytest.approx(0.8)
+    assert sizes == (50, 100, 500, 1000, 5000, 10000)
+    assert DESIGNS["tamura2025"][0].sum() == pytest.approx(1)
+    assert TAMURA_PAIRED.shape == (3, 3, 3)
+    assert TAMURA_PAIRED.sum() == pytest.approx(1)
+    assert TAMURA_PAIRED[0, 0, 0] == pytest.approx(190 / 500)
+
+
+def test_paired_scenarios_have_the_differences_they_are_named_for():
+    from experiments.coverage.settings import paired_scenarios
+
+    for name, p in paired_scenarios().items():
+        assert p.sum() == pytest.approx(1)
+        a, b = (float(cenmcc.mcc(p.sum(axis=axis))) for axis in (2, 1))
+        if name.startswith("null"):
+            assert a == pytest.approx(b, abs=1e-12), name
+        elif name.startswith("MCC 0.05 apart"):
+            assert a - b == pytest.approx(0.05, abs=1e-9), name
+        else:
+            assert a - b > 0.05, name
+
+
+def test_paired_cell_reports_every_method_with_its_size():
+    from experiments.coverage.compute import paired_cell, paired_measures
+    from experiments.coverage.settings import PAIRED_METHODS
+
+    rows = paired_cell("null: equal, balanced binary", 100, 8, np.random.SeedSequence(0))
+    expected = {(name, m) for m in PAIRED_METHODS for name in paired_measures(m)}
+    assert {(r["measure"], r["method"]) for r in rows} == expected
+    assert ("accuracy", "mcnemar") in expected
+    assert ("accuracy", "mover") not in expected  # MOVER is for measures in [-1, 1]
+    for r in rows:
+        assert r["null"]
+        assert r["test_sets"] == 8
+        assert 0 <= r["rejected"] <= 1
+        assert 0 <= r["coverage"] <= 1
+
+
+def test_the_generated_table_is_what_auto_reads():
+    """The module the experiment writes defines SINGLE and PAIRED, from which
+    :func:`cenmcc.intervals.auto.choose` picks, for a cell's own regime, a method measured there.
+    """
+    from cenmcc.intervals import auto
+    from experiments.coverage.compute import coverage_module, run
+
+    table, paired, _ = run({"K": (2,), "n": (50, 1000), "test_sets": 10}, seed=0)
+    paired_rows = paired.iloc[:0]
+    source = coverage_module(table, paired_rows, "test")
+    namespace = {}
+    exec(compile(source, "_coverage_table.py", "exec"), namespace)  # the generated module
+    single = namespace["SINGLE"]
+    assert namespace["PAIRED"] == {}
+    assert set(single) == set(table["measure"])
+    entry = single["mcc"]
+    assert len(entry["regime"]) == 8  # two n, two balances, two classifiers
+    features = np.array(entry["regime"])
+    methods, coverage = auto.choose(
+        features, cenmcc.MEASURES["mcc"], single, list(entry["coverage"])
+    )
+    measured = table[table["measure"] == "mcc"]
+    for method, worst in zip(methods, coverage, strict=True):
+        assert method in set(measured["method"])
+        assert worst in set(measured[measured["method"] == method]["coverage"].round(4))
