@@ -397,7 +397,7 @@ EXPERIMENTS = (
         ),
         in_all=False,
         updates=True,
-        files=("coverage.csv", "coverage.md", "speed.csv", "speed.md"),
+        files=("coverage.csv", "paired.csv", "coverage.md", "speed.csv", "speed.md"),
     ),
     Experiment(
         command="properties",
