@@ -52,7 +52,7 @@ from .intervals.asymptotic import (
     fisher_interval,
     gradient,
 )
-from .intervals.resampling import BOOTSTRAP, bootstrap, evaluate, peak_bytes
+from .intervals.resampling import BOOTSTRAP, bootstrap, evaluate, peak_bytes, restarted
 from .intervals.results import ConfidenceInterval
 from .registry import Measure
 
@@ -228,10 +228,10 @@ default "auto"
         check_resamples(n_resamples, level)
     cells, counts, K = joint_cells(y_true, y_pred_a, y_pred_b)
     by_method = auto_methods(cells, counts, K, chosen) if method == AUTO else {method: chosen}
-    rng = np.random.default_rng(random_state)
+    restart = restarted(random_state)
     results = {}
     for name, measures in by_method.items():
-        results |= compared(cells, counts, K, measures, level, name, n_resamples, rng)
+        results |= compared(cells, counts, K, measures, level, name, n_resamples, restart())
     results = {m.name: results[m.name] for m in chosen}
     return results[chosen[0].name] if single else results
 

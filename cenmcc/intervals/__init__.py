@@ -44,7 +44,7 @@ from .arguments import (
     whole_counts,
 )
 from .asymptotic import analytic, check_closed_form, wilson_interval
-from .resampling import BOOTSTRAP, bootstrap, evaluate, peak_bytes
+from .resampling import BOOTSTRAP, bootstrap, evaluate, peak_bytes, restarted
 from .results import ConfidenceInterval, IntervalResult
 
 __all__ = ["ConfidenceInterval", "IntervalResult", "confidence_interval"]
@@ -197,12 +197,12 @@ def confidence_interval(
         for m in measures:
             check_closed_form(name, m)
     statistic, undefined, _ = evaluate(C[:, None], chosen)
-    rng = np.random.default_rng(random_state)
+    restart = restarted(random_state)
     fields = {m.name: {} for m in chosen}
     for name, (measures, use) in by_method.items():
         rows = use.any(axis=0)
         parts = intervals(
-            C[rows], measures, statistic, undefined, rows, level, name, n_resamples, rng
+            C[rows], measures, statistic, undefined, rows, level, name, n_resamples, restart()
         )
         for m, mine in zip(measures, use, strict=True):
             for key, x in parts[m.name].items():

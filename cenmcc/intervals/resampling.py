@@ -33,6 +33,23 @@ BOOTSTRAP = ("bca", "percentile")
 CHUNK_CELLS = 2_000_000
 
 
+def restarted(random_state) -> Callable[[], np.random.Generator]:
+    """A function giving the generator of ``random_state`` back at its first state at each call.
+
+    Each method of one call (``method="auto"`` chooses one a measure) starts its resamples from
+    the same state, so a measure's interval is the same whichever other measures the call asks
+    for and whichever methods they get: the one it gets alone with the same ``random_state``.
+    """
+    rng = np.random.default_rng(random_state)
+    state = rng.bit_generator.state
+
+    def restart() -> np.random.Generator:
+        rng.bit_generator.state = state
+        return rng
+
+    return restart
+
+
 def evaluate(stack: np.ndarray, chosen: list[Measure]):
     """Measures of ``stack`` ``(G, R, K, K)``: values ``(G, R)``, 0/0 flags and counts ``(G,)``.
 

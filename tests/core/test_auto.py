@@ -77,6 +77,31 @@ def test_auto_is_the_method_it_names():
         )
 
 
+def test_a_measure_gets_the_interval_it_gets_alone_whatever_else_is_asked():
+    """Each method of one call starts its resamples from the seed's state: with the methods
+    chosen here (Fisher's z, Wald, percentile and BCa; MOVER, BCa and percentile), asking for
+    the measures together gave another percentile interval than asking for one alone."""
+    C = np.array([[13, 4, 2], [1, 16, 0], [1, 3, 20]])
+    names = ["mcc", "cen", "accuracy", "cohen_kappa", "balanced_accuracy"]
+    options = {"random_state": 0, "n_resamples": 199}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cenmcc.CoverageWarning)
+        together = cenmcc.confidence_interval(C, names, **options)
+        assert len({r.method for r in together.values()}) >= 3
+        for name in names:
+            alone = cenmcc.confidence_interval(C, name, **options)
+            assert alone.confidence_interval == together[name].confidence_interval
+        rng = np.random.default_rng(0)
+        y = rng.integers(0, 4, 120)
+        a, b = (np.where(rng.random(120) < p, y, rng.integers(0, 4, 120)) for p in (0.8, 0.7))
+        names = ["mcc", "cen", "accuracy"]
+        together = cenmcc.compare_classifiers(y, a, b, names, **options)
+        assert len({r.method for r in together.values()}) == 3
+        for name in names:
+            alone = cenmcc.compare_classifiers(y, a, b, name, **options)
+            assert alone.confidence_interval == together[name].confidence_interval
+
+
 def test_a_stack_of_regimes_gets_each_its_method_and_one_warning():
     """A small imbalanced matrix and a large balanced one: auto chooses for each, and warns once
     for the call, with the word coverage, the measure and the regime."""
