@@ -6,7 +6,7 @@ experiments all`` runs every experiment at paper scale, writes every figure and 
 
 Every command writes its outputs into a staging directory next to its destination
 ``<out>/<folder>`` and swaps the whole set in only when it has written all of it
-(:func:`cenmcc.commands.staging.staged_directory`): after a failure, an interrupt or a kill the
+(:func:`cenmcc.runtime.staging.staged_directory`): after a failure, an interrupt or a kill the
 destination still holds the previous run, and a destination that no run wrote is refused before
 any work. The experiment's ``main(args, out)`` writes its tables and figures into ``out`` and
 returns a :class:`~experiments.registry.Computed`; the runner then writes ``summary.json`` with
@@ -39,9 +39,9 @@ from cenmcc.commands.arguments import (
     check_parallel_arguments,
     run_into,
 )
-from cenmcc.commands.files import write_json
-from cenmcc.commands.signals import Interrupted, run_command_line
-from cenmcc.commands.staging import staged_directory
+from cenmcc.runtime.files import write_json
+from cenmcc.runtime.signals import Interrupted, run_command_line
+from cenmcc.runtime.staging import staged_directory
 
 from .paths import FIGURES, REPO_ROOT
 from .registry import EXPERIMENTS, TIMING, Computed
@@ -181,7 +181,7 @@ def run_command(args: argparse.Namespace, argv: list[str]) -> int:
 
     Returns 0, or 1 after printing in one line why the command failed (a lost worker, a full
     disk), the destination untouched. SIGINT and SIGTERM propagate as
-    :class:`~cenmcc.commands.signals.Interrupted`, naming the destination left unchanged.
+    :class:`~cenmcc.runtime.signals.Interrupted`, naming the destination left unchanged.
     """
     target = destination(args)
     start = time.perf_counter()
@@ -307,7 +307,7 @@ def run(argv: list[str]) -> int:
     """Parse and check ``argv``, then run it; its exit status.
 
     For a caller that handles interruptions itself (paper_checks): SIGINT and SIGTERM, when
-    they raise :class:`~cenmcc.commands.signals.Interrupted`, propagate.
+    they raise :class:`~cenmcc.runtime.signals.Interrupted`, propagate.
     """
     parser = build_parser()
     args = parser.parse_args(argv)

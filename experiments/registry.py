@@ -68,7 +68,7 @@ class Experiment:
         Whether ``python -m experiments all`` runs it.
     updates : bool
         A run rewrites only some of the files and keeps the others
-        (:func:`cenmcc.commands.staging.staged_directory` with ``update=True``).
+        (:func:`cenmcc.runtime.staging.staged_directory` with ``update=True``).
     files : tuple of str
         Every other file its ``main`` may write, whatever its options (tables, the figures'
         PDFs, a figure not in the gallery): with the figures and the runner's files, what
@@ -96,7 +96,7 @@ class Experiment:
     def writes(self) -> tuple[str, ...]:
         """Every file a run may write into its folder: the runner's (:data:`RUNNER_FILES`),
         its figures' and its other :attr:`files`. A file of the user's with one of these names
-        is refused before the run (:func:`cenmcc.commands.staging.check_replaceable`)."""
+        is refused before the run (:func:`cenmcc.runtime.staging.check_replaceable`)."""
         return (*RUNNER_FILES, *(figure.file for figure in self.figures), *self.files)
 
     @property

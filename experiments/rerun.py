@@ -32,12 +32,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from cenmcc.commands.files import write_atomic
+from cenmcc.runtime.files import write_atomic
 
 from .paths import REPO_ROOT
 
 #: Relative tolerance of a stored number. A run stores 10 significant digits
-#: (:data:`cenmcc.commands.files.SIGNIFICANT_DIGITS`). Two x86-64 machines compute the same
+#: (:data:`cenmcc.runtime.files.SIGNIFICANT_DIGITS`). Two x86-64 machines compute the same
 #: run with different SIMD kernels of NumPy and of the BLAS (``exp``, ``log``, sums in another
 #: order), which differ in the last bits of float64: measured at most 2.3e-11 relative where a
 #: statistic cancels (the standard errors of the protocol's refitted readings). Rounded to 10

@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 
 from cenmcc.commands.arguments import HelpFormatter, check_destination, directory, output_root
-from cenmcc.commands.files import write_atomic_all
-from cenmcc.commands.signals import Interrupted, interrupts_raise, signals_deferred
-from cenmcc.commands.staging import NotReplaceable, check_replaceable, staged_directory
+from cenmcc.runtime.files import write_atomic_all
+from cenmcc.runtime.signals import Interrupted, interrupts_raise, signals_deferred
+from cenmcc.runtime.staging import NotReplaceable, check_replaceable, staged_directory
 from experiments import __main__ as experiments_main
 from experiments.paths import FIGURES
 
@@ -119,7 +119,7 @@ def run(
 
     Without ``out``, the files are written in paper_checks/ and the README, all together or
     not at all; ``out`` is an output directory of its own, swapped in whole when written
-    (:func:`~cenmcc.commands.staging.staged_directory`), and refused, before any claim is
+    (:func:`~cenmcc.runtime.staging.staged_directory`), and refused, before any claim is
     checked, if it is a directory that no run wrote.
 
     Returns the exit status. ``stage[0]``, if given, is kept up to date with what the run is

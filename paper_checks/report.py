@@ -2,7 +2,7 @@
 and the figure gallery (figures/README.md).
 
 All three are written from one run (measured now), all together or not at all
-(:func:`cenmcc.commands.files.write_atomic_all`). results.json keeps every outcome, so the
+(:func:`cenmcc.runtime.files.write_atomic_all`). results.json keeps every outcome, so the
 report and the README section can be rendered again from it (:func:`outcomes_from_results`):
 the tests check that the committed three agree with each other and with the registry.
 """
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from cenmcc.commands.files import to_jsonable
+from cenmcc.runtime.files import to_jsonable
 from experiments.registry import EXPERIMENTS
 
 from .record import (

@@ -2,7 +2,7 @@
 
 An experiment writes ``<figures>/<folder>/summary.json`` (its folder and the keys its summary
 must hold are declared in :data:`experiments.registry.EXPERIMENTS`). :func:`load_summary` puts
-right what a killed run left there (:func:`cenmcc.commands.staging.recover`) and reads it; it
+right what a killed run left there (:func:`cenmcc.runtime.staging.recover`) and reads it; it
 never runs an experiment: a missing summary is named, with the command that writes it
 (``python -m paper_checks --run-missing`` runs the missing ones first, see
 :func:`missing_experiments`). Data flows one way: paper_checks imports experiments, never the
@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cenmcc.commands.staging import recover
+from cenmcc.runtime.staging import recover
 from experiments.paths import FIGURES, REPO_ROOT
 from experiments.registry import BY_FOLDER, EXPERIMENTS, Experiment
 
@@ -39,7 +39,7 @@ def command_line(experiment: Experiment, figures: Path) -> str:
 def missing_experiments(figures: Path) -> list[Experiment]:
     """The experiments paper_checks reads whose summary is missing under ``figures``.
 
-    Each output directory is recovered first (:func:`cenmcc.commands.staging.recover`), so a
+    Each output directory is recovered first (:func:`cenmcc.runtime.staging.recover`), so a
     run killed while swapping its outputs in counts by the run it leaves in place.
     """
     missing = []

@@ -102,8 +102,8 @@ def test_the_readme_figure_is_the_plot_of_its_report():
 
     from matplotlib.image import imread
 
-    from cenmcc.commands.files import save_figure
-    from cenmcc.commands.staging import staged_directory
+    from cenmcc.runtime.files import save_figure
+    from cenmcc.runtime.staging import staged_directory
 
     figure = readme_examples()[0].globs["report"].plot()
     if os.environ.get("CENMCC_WRITE_README"):  # an output folder, as the experiments write

@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .signals import Interrupted
-from .staging import NotReplaceable, check_replaceable
+from ..runtime.signals import Interrupted
+from ..runtime.staging import NotReplaceable, check_replaceable
 
 #: Seconds to wait for a dask scheduler to accept a connection before refusing ``--scheduler``.
 CONNECT_TIMEOUT = 3.0
@@ -134,7 +134,7 @@ def check_destination(
 ) -> None:
     """Refuse, through ``parser.error`` naming ``--out``, a destination a run may not replace.
 
-    See :func:`cenmcc.commands.staging.check_replaceable`: a mount point, a symbolic link, a
+    See :func:`cenmcc.runtime.staging.check_replaceable`: a mount point, a symbolic link, a
     file, a non-empty directory that no run wrote, or a user's file in the way of one of the
     files ``writes`` the run will write.
     """
@@ -149,7 +149,7 @@ def run_into(command: str, target: Path, work: Callable[[], object]) -> int:
 
     Returns 0 after printing where the outputs are, or 1 after printing why the command failed
     (a lost worker, a full disk, a destination it may not replace), ``target`` unchanged.
-    SIGINT and SIGTERM propagate as :class:`~cenmcc.commands.signals.Interrupted`, naming
+    SIGINT and SIGTERM propagate as :class:`~cenmcc.runtime.signals.Interrupted`, naming
     ``target``, which they leave as it was.
     """
     try:

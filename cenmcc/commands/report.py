@@ -27,6 +27,9 @@ from pathlib import Path
 import cenmcc
 from cenmcc.reporting import DEFAULT_MEASURES
 
+from ..runtime.files import save_figure, write_atomic, write_table
+from ..runtime.signals import run_command_line
+from ..runtime.staging import staged_directory
 from .arguments import (
     HelpFormatter,
     check_destination,
@@ -35,9 +38,6 @@ from .arguments import (
     positive_int,
     run_into,
 )
-from .files import save_figure, write_atomic, write_table
-from .signals import run_command_line
-from .staging import staged_directory
 
 PROG = "python -m cenmcc"
 

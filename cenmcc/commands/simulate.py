@@ -40,6 +40,9 @@ from cenmcc.simulation.result import output_files
 from cenmcc.simulation.studies import KRatio
 from cenmcc.simulation.validation import check_validation
 
+from ..runtime.files import write_json
+from ..runtime.signals import run_command_line
+from ..runtime.staging import staged_directory
 from .arguments import (
     HelpFormatter,
     add_option_groups,
@@ -50,9 +53,6 @@ from .arguments import (
     positive_int,
     run_into,
 )
-from .files import write_json
-from .signals import run_command_line
-from .staging import staged_directory
 
 PROG = "python -m cenmcc.simulation"
 
@@ -352,7 +352,7 @@ def execute(
     (for ``validate``, also when some statistic's claimed SE is not honest: its outputs are
     written, and the last line names those statistics).
 
-    SIGINT and SIGTERM propagate as :class:`~cenmcc.commands.signals.Interrupted`, naming
+    SIGINT and SIGTERM propagate as :class:`~cenmcc.runtime.signals.Interrupted`, naming
     ``target``, which they leave as it was.
     """
     parallel = parallel_options(args)

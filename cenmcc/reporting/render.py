@@ -12,8 +12,8 @@ import html as escaping
 import io
 import math
 
-from ..commands.files import markdown_table
 from ..registry import MEASURES
+from ..runtime.files import markdown_table
 
 #: Panels a row of the figure holds, and the size of one (inches).
 PANELS_PER_ROW = 4

@@ -27,9 +27,9 @@ The modules, in the order the data flows through them:
 - :mod:`~cenmcc.simulation.tasks`: one task where it runs, its errors, the orphan watchdog;
 - :mod:`~cenmcc.simulation.resources`: this machine's memory and disk, what would not fit them.
 
-Saving (:meth:`Result.save`) stages its files through :mod:`cenmcc.commands` (atomic writes,
-whole-directory swaps, signals held over them), which also holds ``python -m
-cenmcc.simulation``'s command line.
+Saving (:meth:`Result.save`) stages its files through :mod:`cenmcc.runtime` (atomic writes,
+whole-directory swaps, signals held over them); ``python -m cenmcc.simulation``'s command line
+is :mod:`cenmcc.commands.simulate`, which stands on the engine.
 
 Examples
 --------

@@ -21,7 +21,7 @@ A local cluster (no ``scheduler``) is started with ``jobs`` single-threaded work
 that ignore SIGINT once started, so that Ctrl-C reaches this process alone, which stops them;
 a Ctrl-C during their start is held until they run, and what they print goes to a log file,
 not the terminal. Measured needed: without the workers' SIGINT disposition and the held Ctrl-C,
-the dask cases of ``tests/commands/test_interrupt.py`` fail (dask's own shutdown at exit,
+the dask cases of ``tests/runtime/test_interrupt.py`` fail (dask's own shutdown at exit,
 ``close_clusters``, prints a traceback of the interrupted workers), and without the held Ctrl-C
 and the log file, workers interrupted while they start print theirs. Closing the cluster
 (dask's own shutdown) is enough to stop its workers.
@@ -38,7 +38,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 
-from cenmcc.commands.signals import signals_deferred
+from cenmcc.runtime.signals import signals_deferred
 
 from .tasks import ParallelError, TaskError, check_picklable, run_task
 

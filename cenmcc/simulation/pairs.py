@@ -45,10 +45,10 @@ from typing import NamedTuple
 import numpy as np
 
 from cenmcc import _ranking
-from cenmcc.commands.files import WriteError
-from cenmcc.commands.staging import locked
 from cenmcc.comparison import FENWICK_FROM, PairCounts, counts_from_ranks, load_fenwick
 from cenmcc.comparison import _dense_ranks as tie_group_ranks
+from cenmcc.runtime.files import WriteError
+from cenmcc.runtime.staging import locked
 from cenmcc.ties import undecided
 
 from .parallel import map_tasks
@@ -190,7 +190,7 @@ class ColumnStore:
         Only those rows are mapped (:class:`numpy.memmap`), and unmapped at once, so the
         values written never count in this process's resident memory; the column's disk space
         was reserved when its file was made (:func:`reserve`), so a full disk is a
-        :class:`~cenmcc.commands.files.WriteError` naming the file, never a SIGBUS. Writing
+        :class:`~cenmcc.runtime.files.WriteError` naming the file, never a SIGBUS. Writing
         the 2·10⁶ rows of K and three measures in chunks of 10⁴ takes 0.5 s so (0.08 s with
         ``os.pwrite`` of the raw bytes, which this replaces: 0.3% of that run's 150 s).
         """
@@ -285,7 +285,7 @@ def reserve(path: Path) -> None:
 
     Raises
     ------
-    cenmcc.commands.files.WriteError
+    cenmcc.runtime.files.WriteError
         ``cannot write <path>: No space left on device (...)`` where the space is not there.
     """
     with _named(path), open(path, "r+b") as file:

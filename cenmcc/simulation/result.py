@@ -1,7 +1,7 @@
 """A finished simulation: its summary, tables and figures, and how to save them.
 
 ``Result.save(path)`` writes, all or nothing (into a staging directory swapped in whole when
-complete, :func:`cenmcc.commands.staging.staged_directory`):
+complete, :func:`cenmcc.runtime.staging.staged_directory`):
 
 - ``summary.json``: every statistic with its standard error;
 - ``measures.csv``: per measure, overall and per K, its count, mean, SD and undefined values;
@@ -42,14 +42,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cenmcc.commands.files import (
+from cenmcc.runtime.files import (
     FIGURE_SUFFIXES,
     save_figures,
     stored,
     write_atomic,
     write_json,
 )
-from cenmcc.commands.staging import recover, staged_directory
+from cenmcc.runtime.staging import recover, staged_directory
 
 from .agreement import oriented_pair
 from .pairs import GROUP
@@ -152,7 +152,7 @@ class Result(NamedTuple):
         """The result that :meth:`save` wrote into the directory ``path``.
 
         A run killed while it swapped its outputs into ``path`` is first put right
-        (:func:`cenmcc.commands.staging.recover`). Every statistic is as saved (floats at the
+        (:func:`cenmcc.runtime.staging.recover`). Every statistic is as saved (floats at the
         stored digits); ``simulation`` is the record of what made the run (``run.json``, a
         dict), ``table`` the per-matrix columns if the run kept them, ``timing`` the saved
         timings and machine, and ``states`` and ``processes`` are empty: the histograms
@@ -186,7 +186,7 @@ class Result(NamedTuple):
     def save(self, path, *, figures: bool = True, call: str | None = None) -> Path:
         """Write the summary, tables and figures into the directory ``path`` (all or nothing).
 
-        Floats are stored at :data:`~cenmcc.commands.files.SIGNIFICANT_DIGITS` significant
+        Floats are stored at :data:`~cenmcc.runtime.files.SIGNIFICANT_DIGITS` significant
         digits, those a rerun on another processor reproduces.
 
         Parameters
@@ -260,7 +260,7 @@ def output_files(sim, *, figures: bool = True) -> list[str]:
     A figure or a study's table is written where the run has it (``per_k`` for several K),
     so this is what a run can write, known before it runs: to refuse a file of the user's in
     the way of one before the work
-    (:func:`cenmcc.commands.staging.check_replaceable`).
+    (:func:`cenmcc.runtime.staging.check_replaceable`).
     """
     table = [GROUP, *(m.name for m in sim.resolved_measures)] if sim.keep_table else None
     return _output_files([s.name for s in sim.studies], figures, table)
@@ -499,7 +499,7 @@ def _rows(entries, columns: tuple) -> list[dict]:
 
 
 def _csv(rows: list[dict]) -> str:
-    """Rows as CSV text, floats as stored (:func:`~cenmcc.commands.files.stored`), NaN as
+    """Rows as CSV text, floats as stored (:func:`~cenmcc.runtime.files.stored`), NaN as
     ``nan``."""
     buffer = io.StringIO()
     if rows:

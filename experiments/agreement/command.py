@@ -6,7 +6,7 @@ import argparse
 import time
 
 from cenmcc.commands.arguments import parallel_options, positive_int
-from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
+from cenmcc.runtime.files import markdown_table, save_figures, write_atomic, write_table
 from cenmcc.simulation import Result
 from cenmcc.simulation.resources import number
 

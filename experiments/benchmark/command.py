@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from cenmcc.commands.arguments import positive_int
-from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
+from cenmcc.runtime.files import markdown_table, save_figures, write_atomic, write_table
 
 from ..registry import Computed
 from .compute import (

@@ -6,7 +6,7 @@ import argparse
 import time
 
 from cenmcc.commands.arguments import positive_int
-from cenmcc.commands.files import save_figures, write_table
+from cenmcc.runtime.files import save_figures, write_table
 from cenmcc.simulation import resources
 from cenmcc.simulation.resources import number
 

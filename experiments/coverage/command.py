@@ -6,7 +6,7 @@ import argparse
 import time
 
 from cenmcc.commands.arguments import positive_int
-from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
+from cenmcc.runtime.files import markdown_table, save_figures, write_atomic, write_table
 
 from ..paths import REPO_ROOT
 from ..registry import Computed

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 
 import cenmcc
-from cenmcc.commands.files import markdown_table
 from cenmcc.intervals import auto
+from cenmcc.runtime.files import markdown_table
 from cenmcc.simulation.figures import PAGE, style, subplots
 
 from .compute import SINGLE_KEYS, table_entries

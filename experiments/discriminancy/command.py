@@ -8,7 +8,7 @@ import os
 import time
 
 from cenmcc.commands.arguments import finite_non_negative_float, parallel_options, positive_int
-from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
+from cenmcc.runtime.files import markdown_table, save_figures, write_atomic, write_table
 from cenmcc.simulation import resources
 from cenmcc.simulation.resources import number
 

@@ -7,7 +7,7 @@ import time
 
 import pandas as pd
 
-from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
+from cenmcc.runtime.files import markdown_table, save_figures, write_atomic, write_table
 
 from ..registry import Computed
 from .compute import run

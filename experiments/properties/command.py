@@ -6,7 +6,7 @@ import argparse
 import time
 
 from cenmcc.commands.arguments import non_negative_int, positive_int
-from cenmcc.commands.files import write_atomic, write_table
+from cenmcc.runtime.files import write_atomic, write_table
 
 from ..registry import Computed
 from .compute import run, summarize

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 import cenmcc
-from cenmcc.commands.files import markdown_table
+from cenmcc.runtime.files import markdown_table
 
 from .settings import MARK
 

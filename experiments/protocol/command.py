@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from cenmcc.commands.arguments import non_negative_int, parallel_options, positive_int
-from cenmcc.commands.files import (
+from cenmcc.runtime.files import (
     markdown_table,
     save_figures,
     stored_table,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cenmcc.commands.arguments import parallel_options, positive_int
-from cenmcc.commands.files import markdown_table, save_figures, write_atomic, write_table
+from cenmcc.runtime.files import markdown_table, save_figures, write_atomic, write_table
 from cenmcc.simulation import Result
 from cenmcc.simulation.resources import number
 

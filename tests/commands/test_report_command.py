@@ -11,7 +11,7 @@ import pytest
 
 import cenmcc
 from cenmcc.commands import report as command
-from cenmcc.commands.staging import MARKER
+from cenmcc.runtime.staging import MARKER
 
 WRITES = ["comparisons.csv", "per_class.csv", "report.html", "report.md", "report.png"]
 WRITES.append("scores.csv")

@@ -136,16 +136,20 @@ def test_the_metric_core_imports_nothing_from_the_families():
     assert not {name: used for name, used in found.items() if used}
 
 
-def test_the_engine_imports_only_the_commands_it_stands_on():
-    """``cenmcc.commands``' signals, files and staging are beneath the engine, the rest above."""
+def test_the_library_never_imports_the_commands():
+    """The commands stand on the engine and on :mod:`cenmcc.runtime`, never the reverse: no
+    module outside ``cenmcc.commands`` imports it but the ``__main__`` entry points, and the
+    runtime imports nothing else of cenmcc (issue 47 item 4)."""
     edges = graph()
-    below = {f"cenmcc.commands.{name}" for name in ("signals", "files", "staging")}
-    above = "cenmcc.simulation"
-    for name in below:
-        assert not {m for m in edges[name] if m.startswith(above)}, name
-    engine = {m for m in edges if m.startswith(above) and m != "cenmcc.simulation.__main__"}
-    used = {m for name in engine for m in edges[name] if m.startswith("cenmcc.commands")}
-    assert used == below
+    library = [m for m in edges if not m.startswith("cenmcc.commands") and "__main__" not in m]
+    assert "cenmcc.simulation.result" in library
+    assert not {
+        m: edges[m] for m in library if any(e.startswith("cenmcc.commands") for e in edges[m])
+    }
+    runtime = [m for m in edges if m.startswith("cenmcc.runtime")]
+    assert len(runtime) == 4
+    for name in runtime:
+        assert all(e.startswith("cenmcc.runtime") for e in edges[name] if e.startswith("cenmcc"))
 
 
 def test_the_resources_know_only_the_machine():

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cenmcc.commands.files import to_jsonable, write_atomic, write_json
-from cenmcc.commands.staging import MARKER
+from cenmcc.runtime.files import to_jsonable, write_atomic, write_json
+from cenmcc.runtime.staging import MARKER
 from cenmcc.simulation import parallel
 from experiments import discriminancy, rerun
 from experiments.__main__ import main
@@ -321,7 +321,7 @@ def test_an_experiment_refuses_a_users_file_named_like_one_of_its_outputs_before
 ):
     """Issue 45 item 14: a user's file with the name of an output the previous run did not
     write (a figure's PDF, say) was refused only after the whole run."""
-    from cenmcc.commands.staging import staged_directory
+    from cenmcc.runtime.staging import staged_directory
     from experiments.registry import BY_COMMAND
 
     folder = tmp_path / "binary"

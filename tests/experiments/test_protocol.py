@@ -258,7 +258,7 @@ def test_paper_checks_records_as_recorded(record):
 
 @pytest.mark.slow
 def test_the_figure_draws_the_stored_values_the_same_on_every_processor(tmp_path):
-    from cenmcc.commands.files import stored_table
+    from cenmcc.runtime.files import stored_table
 
     se = dict.fromkeys(settings.STATISTICS, 1e-4)
     stats = {name: t.value for name, t in settings.TARGETS.items()} | {"pearson_cen_mcc": -0.97}

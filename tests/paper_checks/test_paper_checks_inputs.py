@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from cenmcc.commands.files import write_atomic_all
-from cenmcc.commands.staging import MARKER, staged_directory
+from cenmcc.runtime.files import write_atomic_all
+from cenmcc.runtime.staging import MARKER, staged_directory
 from experiments import __main__ as experiments_main
 from paper_checks import __main__ as paper_checks_main
 from paper_checks import report, summaries

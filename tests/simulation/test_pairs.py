@@ -14,7 +14,7 @@ from scipy import stats
 
 import cenmcc
 from cenmcc import _ranking
-from cenmcc.commands import staging
+from cenmcc.runtime import staging
 from cenmcc.simulation import pairs
 from cenmcc.simulation.pairs import PAIR_COUNT_BYTES, ColumnStore, count_pairs
 from cenmcc.simulation.parallel import ParallelError
@@ -314,7 +314,7 @@ def test_a_locked_store_is_kept_whatever_its_process_id(tmp_path):
 #: A store of 10⁶ float64 values (8 MB) written into a temporary directory of 1 MB.
 FILLS_THE_DISK = """
 import numpy as np
-from cenmcc.commands.files import WriteError
+from cenmcc.runtime.files import WriteError
 from cenmcc.simulation.pairs import ColumnStore
 
 with ColumnStore(10**6) as store:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import cenmcc
-from cenmcc.commands import files, staging
+from cenmcc.runtime import files, staging
 from cenmcc.simulation import KRatio, Result, Simulation, run
 from cenmcc.simulation.result import output_files
 

@@ -13,7 +13,7 @@
   file the next run writes is refused before any work (``writes`` of
   :func:`check_replaceable`).
 
-The files themselves are written whole by :mod:`cenmcc.commands.files`.
+The files themselves are written whole by :mod:`cenmcc.runtime.files`.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cenmcc.commands.staging import MARKER, staged_directory
+from cenmcc.runtime.staging import MARKER, staged_directory
 from experiments.paths import REPO_ROOT
 
 #: starts commands in subprocesses and signals them

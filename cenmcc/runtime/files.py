@@ -7,7 +7,7 @@
 - Floats are stored at :data:`SIGNIFICANT_DIGITS` (:func:`stored`), compressed tables and
   figures carry no date, so a rerun on another machine writes the same bytes.
 
-Whole directories of outputs are :mod:`cenmcc.commands.staging`'s.
+Whole directories of outputs are :mod:`cenmcc.runtime.staging`'s.
 """
 
 from __future__ import annotations

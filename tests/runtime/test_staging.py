@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cenmcc.commands import files, staging
+from cenmcc.runtime import files, staging
 from experiments.__main__ import main
 from experiments.paths import FIGURES
 
@@ -108,7 +108,7 @@ HOLDING = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from cenmcc.commands.staging import staged_directory
+    from cenmcc.runtime.staging import staged_directory
 
     with staged_directory(Path(sys.argv[1]) / "binary") as stage:
         (stage / "summary.json").write_text("unfinished")

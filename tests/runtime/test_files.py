@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from cenmcc.commands import files
+from cenmcc.runtime import files
 
 
 def test_compressed_tables_carry_no_date_or_name(tmp_path):
