@@ -198,7 +198,7 @@ def _parse_and_run(argv: list[str]) -> int:
             for name in TABLES:
                 write_table(stage / f"{name}.csv", getattr(report, name))
             if not args.no_figure:
-                save_figure(report.plot(), stage / f"report.{args.figure}")
+                save_figure(report.plot(), stage / f"report.{args.figure}", bbox_inches="tight")
         print(page)
 
     return run_into("report", args.out, write)

@@ -128,7 +128,7 @@ def html(report, with_figure: bool = True) -> str:
         parts += [f"<h2>{title}</h2>", table.to_html(index=False, border=0)]
     if with_figure:
         buffer = io.BytesIO()
-        figure(report).savefig(buffer, format="png", dpi=100)
+        figure(report).savefig(buffer, format="png", dpi=100, bbox_inches="tight")
         image = base64.b64encode(buffer.getvalue()).decode("ascii")
         parts.append(f'<h2>Figure</h2><img alt="the figure" src="data:image/png;base64,{image}">')
     items = "".join(f"<li>{escaping.escape(note)}</li>" for note in [*report.notes, *warned])

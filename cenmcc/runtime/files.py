@@ -204,15 +204,21 @@ def write_table(path: Path, table) -> Path:
 _NO_DATE = {"pdf": {"CreationDate": None}, "svg": {"Date": None}}
 
 
-def save_figure(fig, path: Path, *, dpi: int = 150) -> Path:
+def save_figure(fig, path: Path, *, dpi: int = 150, bbox_inches=None) -> Path:
     """Save a matplotlib Figure to ``path`` (format from its suffix), atomically.
 
     No creation date is embedded, so rerunning an experiment reproduces its files byte for byte.
+    ``bbox_inches`` is :meth:`matplotlib.figure.Figure.savefig`'s (``"tight"``: the page fitted
+    to what is drawn, for a figure whose layout cannot fit its tick labels).
     """
     path = Path(path)
     fmt = path.suffix[1:]
+    metadata = _NO_DATE.get(fmt)
     return write_atomic(
-        path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=dpi, metadata=_NO_DATE.get(fmt))
+        path,
+        lambda tmp: fig.savefig(
+            tmp, format=fmt, dpi=dpi, metadata=metadata, bbox_inches=bbox_inches
+        ),
     )
 
 
