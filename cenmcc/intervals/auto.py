@@ -10,12 +10,14 @@ distance to a cell is ``|log2(n / n_c)| + |log2(K / K_c)| + |log2((1 + s) / (1 +
 |u - u_c|`` (a cell's ``s_c`` and ``u_c`` are the means over its test sets); the nearest cells
 are those within :data:`RADIUS` of the nearest. Each method is scored by its worst coverage
 there, capped at :data:`ENOUGH` (so that sampling noise above it does not decide), and the
-narrowest of the best-scored methods (mean width over the nearest cells) is chosen. Where even
-the best scores below :data:`FLAG`, the call warns (:class:`cenmcc.CoverageWarning`), once,
-naming the measure, the regime and that coverage. A measure the experiment did not measure gets
-BCa, scored by the median over the measures it did of BCa's worst coverage. The table is of
-95% intervals: at another level the same method is chosen, and the warning still reports the
-95% interval's coverage.
+narrowest of the best-scored methods (mean width over the nearest cells) is chosen; a test set
+whose smallest class has :data:`LARGE` items or more gets the delta method (Wald), as good as
+any there and without resamples, where it reaches :data:`FLAG`. Where even the best scores
+below :data:`FLAG`, the call warns (:class:`cenmcc.CoverageWarning`), once, naming the
+measure, the regime and that coverage. A measure the experiment did not measure gets BCa (or
+Wald where large), scored by the median over the measures it did of BCa's worst coverage. The
+table is of 95% intervals: at another level the same method is chosen, and the warning still
+reports the 95% interval's coverage.
 """
 
 from __future__ import annotations
@@ -43,6 +45,16 @@ FLAG = 0.93
 
 #: The method for a measure the experiment did not measure.
 FALLBACK = "bca"
+
+#: A test set whose smallest true class has at least this many items gets the delta method
+#: (``"wald"``), which draws no resamples: in the experiment's cells of that kind (5,000 and
+#: 10,000 items, 1,000 test sets each, SE about 0.007) every method's worst coverage was 0.934
+#: to 0.940 and Wald's 0.936 to 0.939, for every measure, so no method is better there, and a
+#: bootstrap of a large table costs seconds a measure (its multinomial draws grow with the
+#: table's non-empty cells: 8 s for one paired comparison of 10**6 items of 20 classes at
+#: 9,999 resamples, against 1 s for Wald's eight measures). Beyond the paired scenarios'
+#: largest test sets (1,000 items) this extrapolates the single intervals' cells.
+LARGE = 1000
 
 
 def regime(n, K: int, smallest, unpredicted) -> np.ndarray:
@@ -77,14 +89,21 @@ def choose(features: np.ndarray, m: Measure, table: dict, allowed) -> tuple[np.n
     neighbourhood ``(M,)``, from ``table`` (:data:`._coverage_table.SINGLE` or ``PAIRED``)
     among the methods ``allowed`` for ``m``."""
     name = builtin(m)
-    if name not in table:
+    large = (
+        features[:, 2] >= np.log2(1 + LARGE) if "wald" in allowed else np.zeros(len(features), bool)
+    )
+    if name not in table:  # judged by BCa's median coverage, Wald's within noise where large
         typical = [scores(features, cells, (FALLBACK,))[0][:, 0] for cells in table.values()]
-        return np.full(len(features), FALLBACK, dtype=object), np.median(typical, axis=0)
+        chosen = np.where(large, "wald", FALLBACK).astype(object)
+        return chosen, np.median(typical, axis=0)
     score, width, methods = scores(features, table[name], allowed)
     capped = np.minimum(score, ENOUGH)
     best = capped.max(axis=1, keepdims=True)
     width = np.where(capped == best, width, np.inf)
     pick = np.argmin(width, axis=1)
+    if "wald" in methods:  # where it reaches FLAG too: no warning for want of resamples
+        wald = methods.index("wald")
+        pick = np.where(large & (score[:, wald] >= FLAG), wald, pick)
     rows = np.arange(len(features))
     return np.array(methods, dtype=object)[pick], score[rows, pick]
 
